@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+/** Every setting Sift reads, in one place. The README documents each with its default. */
+const Env = z.object({
+  PORT: z.coerce.number().int().positive().default(8000),
+  HOST: z.string().default('0.0.0.0'),
+  SIFT_DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  SIFT_SECRET: z.string().min(16).optional(),
+  PUBLIC_URL: z.url().optional(),
+  DOCS_URL: z.string().default('/docs'),
+  OIDC_ISSUER: z.url().default('https://accounts.google.com'),
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  /** Tests run the OpenID flow against an issuer on plain-HTTP loopback. */
+  OIDC_ALLOW_INSECURE: z.stringbool().default(false),
+  BILLING_PROVIDER: z.enum(['local', 'stripe']).optional(),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  SIFT_INGEST_WORKERS: z.coerce.number().int().min(0).default(1),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = ReturnType<typeof loadConfig>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = Env.parse(env);
+  const dataDir = resolve(parsed.SIFT_DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  const clientId = parsed.OIDC_CLIENT_ID ?? parsed.GOOGLE_CLIENT_ID;
+  const clientSecret = parsed.OIDC_CLIENT_SECRET ?? parsed.GOOGLE_CLIENT_SECRET;
+  return {
+    port: parsed.PORT,
+    host: parsed.HOST,
+    dataDir,
+    databaseUrl: parsed.DATABASE_URL,
+    secret: parsed.SIFT_SECRET ?? readOrCreateSecret(dataDir),
+    publicUrl: parsed.PUBLIC_URL?.replace(/\/$/, ''),
+    docsUrl: parsed.DOCS_URL,
+    oidc: clientId
+      ? { issuer: parsed.OIDC_ISSUER, clientId, clientSecret, allowInsecure: parsed.OIDC_ALLOW_INSECURE }
+      : null,
+    billingProvider: parsed.BILLING_PROVIDER ?? (parsed.STRIPE_SECRET_KEY ? 'stripe' : 'local'),
+    stripe: { secretKey: parsed.STRIPE_SECRET_KEY, webhookSecret: parsed.STRIPE_WEBHOOK_SECRET },
+    ingestWorkers: parsed.SIFT_INGEST_WORKERS,
+    logLevel: parsed.LOG_LEVEL,
+  };
+}
+
+/** A secret generated once per data folder, so sessions survive restarts without configuration. */
+function readOrCreateSecret(dataDir: string): string {
+  const file = join(dataDir, 'secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

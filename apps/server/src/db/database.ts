@@ -1,0 +1,43 @@
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { migrations } from './migrations/index.ts';
+import type { Database, DB } from './schema.ts';
+
+export interface DatabaseOptions {
+  dataDir: string;
+  databaseUrl?: string;
+}
+
+/** Opens SQLite under the data folder (default) or PostgreSQL (DATABASE_URL), and migrates it. */
+export async function openDatabase({ dataDir, databaseUrl }: DatabaseOptions): Promise<Database> {
+  const database = databaseUrl?.startsWith('postgres') ? openPostgres(databaseUrl) : openSqlite(dataDir, databaseUrl);
+  await migrate(database.db);
+  return database;
+}
+
+function openSqlite(dataDir: string, databaseUrl?: string): Database {
+  const sqlitePath = databaseUrl?.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : join(dataDir, 'sift.db');
+  const sqlite = new SQLite(sqlitePath);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', sqlitePath, destroy: () => db.destroy() };
+}
+
+function openPostgres(url: string): Database {
+  // int8 (counts, sums, Unix seconds) as JS numbers: every value we store fits in 2^53.
+  pg.types.setTypeParser(20, Number);
+  pg.types.setTypeParser(1700, Number);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }) });
+  return { db, dialect: 'postgres', destroy: () => db.destroy() };
+}
+
+async function migrate(db: Kysely<DB>): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error;
+}

@@ -1,0 +1,12 @@
+import type { Migration } from 'kysely';
+import * as accounts from './001_accounts.ts';
+import * as usage from './004_usage.ts';
+
+/**
+ * Migrations by name; Kysely runs them in name order. Each area adds its own file here
+ * (002 retrieval, 003 billing). Both dialects run the same ones.
+ */
+export const migrations: Record<string, Migration> = {
+  '001_accounts': accounts,
+  '004_usage': usage,
+};

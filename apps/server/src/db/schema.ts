@@ -1,0 +1,18 @@
+import type { Kysely } from 'kysely';
+import type { AccountsTables } from './tables/accounts.ts';
+import type { BillingTables } from './tables/billing.ts';
+import type { RetrievalTables } from './tables/retrieval.ts';
+import type { UsageTables } from './tables/usage.ts';
+
+export interface DB extends AccountsTables, RetrievalTables, BillingTables, UsageTables {}
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** The handle every domain service takes: the query builder plus the dialect for db/ adapters. */
+export interface Database {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  /** SQLite file path, when SQLite runs (the search adapter opens FTS5 tables through it). */
+  sqlitePath?: string;
+  destroy(): Promise<void>;
+}

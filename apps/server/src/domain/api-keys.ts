@@ -1,0 +1,77 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { hashApiKey, type Keyring } from '../auth/keyring.ts';
+import type { Database } from '../db/schema.ts';
+import { nowIso } from './clock.ts';
+import { NotFound, Unauthorized } from './errors.ts';
+import { requireOwner } from './memberships.ts';
+import { messages } from './messages.ts';
+
+export type ApiKeyPermission = 'all' | 'read_only';
+
+/** A new key: shown whole to the organization's members, stored as a hash plus ciphertext. */
+export async function addApiKey(
+  database: Database,
+  keyring: Keyring,
+  userId: string,
+  input: { organization_id: string; name: string; permission: ApiKeyPermission },
+) {
+  await requireOwner(database, userId, input.organization_id, messages.onlyOwnersManageKeys);
+  const apiKey = `sift_${randomBytes(24).toString('base64url')}`;
+  const row = {
+    id: randomUUID(),
+    organization_id: input.organization_id,
+    name: input.name.trim(),
+    key_hash: hashApiKey(apiKey),
+    key_ciphertext: keyring.encrypt(apiKey),
+    permission: input.permission,
+    created_by: userId,
+    created_at: nowIso(),
+  };
+  await database.db.insertInto('api_keys').values(row).execute();
+  return { id: row.id, name: row.name, api_key: apiKey, created_at: row.created_at, permission: row.permission };
+}
+
+export async function deleteApiKey(database: Database, userId: string, input: { organization_id: string; api_key_id: string }) {
+  await requireOwner(database, userId, input.organization_id, messages.onlyOwnersManageKeys);
+  const { numDeletedRows } = await database.db
+    .deleteFrom('api_keys')
+    .where('id', '=', input.api_key_id)
+    .where('organization_id', '=', input.organization_id)
+    .executeTakeFirst();
+  if (numDeletedRows === 0n) throw new NotFound('API key not found.');
+  return { message: 'API key deleted.' };
+}
+
+export async function updateApiKey(
+  database: Database,
+  userId: string,
+  input: { organization_id: string; api_key_id: string; name?: string; permission?: ApiKeyPermission },
+) {
+  await requireOwner(database, userId, input.organization_id, messages.onlyOwnersManageKeys);
+  const change = input.name !== undefined ? { name: input.name.trim() } : { permission: input.permission! };
+  const { numUpdatedRows } = await database.db
+    .updateTable('api_keys')
+    .set(change)
+    .where('id', '=', input.api_key_id)
+    .where('organization_id', '=', input.organization_id)
+    .executeTakeFirst();
+  if (numUpdatedRows === 0n) throw new NotFound('API key not found.');
+  return { message: 'API key updated.' };
+}
+
+export interface ApiKeyActor {
+  organizationId: string;
+  apiKeyId: string;
+  permission: ApiKeyPermission;
+}
+
+/** The organization a bearer API key speaks for (provider API). */
+export async function authenticateApiKey({ db }: Database, apiKey: string): Promise<ApiKeyActor> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select(['id', 'organization_id', 'permission'])
+    .where('key_hash', '=', hashApiKey(apiKey))
+    .executeTakeFirst();
+  if (!row) throw new Unauthorized('Invalid API key.');
+  return { organizationId: row.organization_id, apiKeyId: row.id, permission: row.permission };
+}

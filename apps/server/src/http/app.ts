@@ -1,0 +1,58 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppContext } from './context.ts';
+import { registerErrorHandling } from './plugins/errors.ts';
+import { requireSession } from './plugins/session-auth.ts';
+import { apiKeyRoutes } from './routes/api-keys.ts';
+import { authRoutes } from './routes/auth.ts';
+import { memberRoutes } from './routes/members.ts';
+import { organizationRoutes } from './routes/organizations.ts';
+import { userRoutes } from './routes/users.ts';
+import { webRoutes } from './routes/web.ts';
+
+/** The whole HTTP surface: dashboard API, provider API (/v1), sign-in, API reference and the dashboard. */
+export async function buildApp(context: AppContext, options: FastifyServerOptions = {}) {
+  const app = Fastify({
+    logger: { level: context.config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    bodyLimit: 64 * 1024 * 1024,
+    trustProxy: true,
+    ...options,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  // The SDK sends `content-type: application/json` with an empty body for calls without parameters.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    if (body === '' || body === undefined) return done(null, {});
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(Object.assign(new Error('Request body is not valid JSON.'), { statusCode: 400 }), undefined);
+    }
+  });
+  registerErrorHandling(app);
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Sift API', version: '1.0.0', description: 'Dashboard API (session token) and provider API under /v1 (API key).' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(authRoutes, context);
+  // Dashboard API: every route here needs a session token.
+  await app.register(async (scope) => {
+    requireSession(scope, context.keyring);
+    await scope.register(userRoutes, context);
+    await scope.register(organizationRoutes, context);
+    await scope.register(memberRoutes, context);
+    await scope.register(apiKeyRoutes, context);
+  });
+  await app.register(webRoutes);
+  return app;
+}

@@ -1,0 +1,53 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createKeyring } from '../src/auth/keyring.ts';
+import { issueSessionToken } from '../src/auth/session.ts';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { upsertUserByEmail } from '../src/domain/accounts.ts';
+import { buildApp } from '../src/http/app.ts';
+
+/**
+ * A real server on a fresh database: SQLite in a temporary folder, or PostgreSQL when
+ * TEST_POSTGRES_URL is set (a fresh schema per harness). Requests go through Fastify's inject
+ * unless a test calls `listen()`.
+ */
+export async function startHarness(env: Record<string, string> = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sift-test-'));
+  const config = loadConfig({ SIFT_DATA_DIR: dataDir, SIFT_SECRET: 'test-secret-0123456789abcdef', LOG_LEVEL: 'silent', ...env });
+  const database = await openDatabase(config);
+  const keyring = createKeyring(config.secret);
+  const app = await buildApp({ config, database, keyring });
+
+  const call = async (path: string, body: unknown = {}, token?: string) => {
+    const response = await app.inject({
+      method: 'POST',
+      url: path,
+      payload: body as object,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+    return { status: response.statusCode, body: response.body ? response.json() : undefined, headers: response.headers };
+  };
+
+  /** A signed-in user and their session token. */
+  const signIn = async (email: string, name = email.split('@')[0]!) => {
+    const user = await upsertUserByEmail(database, { email, name });
+    return { ...user, token: await issueSessionToken(keyring, user.id) };
+  };
+
+  return {
+    app,
+    config,
+    database,
+    keyring,
+    call,
+    signIn,
+    async close() {
+      await app.close();
+      await database.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+export type Harness = Awaited<ReturnType<typeof startHarness>>;
