@@ -1,2 +1,3 @@
 export * from './common.ts';
 export * from './dashboard.ts';
+export * from './billing.ts';

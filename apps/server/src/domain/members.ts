@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { jwtVerify, SignJWT } from 'jose';
+import { type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import type { Keyring } from '../auth/keyring.ts';
 import type { Database } from '../db/schema.ts';
 import { getUser } from './accounts.ts';
@@ -57,7 +57,7 @@ export async function inviteUser(
 }
 
 export async function acceptInvite(database: Database, keyring: Keyring, userId: string, input: { invite_jwt: string }) {
-  let payload: { org_id?: unknown; token?: unknown };
+  let payload: JWTPayload;
   try {
     ({ payload } = await jwtVerify(input.invite_jwt, keyring.invite, { algorithms: ['HS256'] }));
   } catch {

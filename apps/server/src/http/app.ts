@@ -4,11 +4,13 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
+import { requireApiKey } from './plugins/api-key-auth.ts';
 import { requireSession } from './plugins/session-auth.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { authRoutes } from './routes/auth.ts';
 import { memberRoutes } from './routes/members.ts';
 import { organizationRoutes } from './routes/organizations.ts';
+import { providerRoutes } from './routes/provider/index.ts';
 import { userRoutes } from './routes/users.ts';
 import { webRoutes } from './routes/web.ts';
 
@@ -53,6 +55,14 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
     await scope.register(memberRoutes, context);
     await scope.register(apiKeyRoutes, context);
   });
+  // Provider API: every route here needs an API key.
+  await app.register(
+    async (scope) => {
+      requireApiKey(scope, context.database);
+      await scope.register(providerRoutes, context);
+    },
+    { prefix: '/v1' },
+  );
   await app.register(webRoutes);
   return app;
 }

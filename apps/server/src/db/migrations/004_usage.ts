@@ -1,6 +1,7 @@
 import type { CreateTableBuilder, Kysely } from 'kysely';
 
-const counters = (table: CreateTableBuilder<string>, columns: string[]) =>
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const counters = (table: CreateTableBuilder<string, any>, columns: string[]) =>
   columns.reduce((builder, column) => builder.addColumn(column, 'bigint', (c) => c.notNull().defaultTo(0)), table);
 
 export async function up(db: Kysely<unknown>): Promise<void> {
