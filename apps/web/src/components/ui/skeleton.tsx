@@ -1,0 +1,5 @@
+import { cn } from './cn';
+
+export function Skeleton({ className }: { className?: string }) {
+  return <div aria-hidden className={cn('animate-pulse rounded-md bg-slate-200', className)} />;
+}

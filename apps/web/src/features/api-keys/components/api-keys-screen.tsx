@@ -1,0 +1,3 @@
+export function ApiKeysScreen() {
+  return null;
+}

@@ -1,0 +1,3 @@
+export function InviteDialog() {
+  return null;
+}

@@ -1,0 +1,3 @@
+export function MarketplaceDialog() {
+  return null;
+}

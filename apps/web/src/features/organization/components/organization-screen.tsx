@@ -1,0 +1,3 @@
+export function OrganizationScreen() {
+  return null;
+}

@@ -1,0 +1,4 @@
+/** Placeholder until this screen's issue lands: the shell with an empty main area. */
+export function SearchScreen() {
+  return null;
+}

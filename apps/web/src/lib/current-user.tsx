@@ -1,0 +1,74 @@
+import { GetUserResponse } from '@sift/contracts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { DashboardApiError, postDashboard } from './dashboard-api';
+import { messages } from './messages';
+import { navigate } from './router';
+import { clearSessionToken, getSessionToken, takeSessionFromFragment } from './session';
+
+type User = GetUserResponse['user'];
+type OrganizationSummary = GetUserResponse['organizations'][number];
+
+interface SessionState {
+  token: string | null;
+  user: User | null;
+  organizations: OrganizationSummary[];
+  /** True while a stored token's profile is being fetched: the app shows 'Loading...'. */
+  loadingUser: boolean;
+  logout(): void;
+  refetchUser(): Promise<unknown>;
+}
+
+const SessionContext = createContext<SessionState | null>(null);
+
+async function fetchUser(): Promise<GetUserResponse> {
+  try {
+    return await postDashboard('/api/users/get-user', {}, GetUserResponse);
+  } catch (error) {
+    if (error instanceof DashboardApiError) throw new Error(messages.userFetchFailed(error.status));
+    throw error;
+  }
+}
+
+/** The session (spec §4): a stored token, the user's profile, logout on failure. */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [token, setToken] = useState(() => {
+    takeSessionFromFragment();
+    return getSessionToken();
+  });
+  const user = useQuery({ queryKey: ['user', token], queryFn: fetchUser, enabled: token !== null, retry: false, staleTime: Infinity });
+
+  const logout = useCallback(() => {
+    clearSessionToken();
+    setToken(null);
+    queryClient.clear();
+    navigate('/login' + window.location.search, { replace: true });
+  }, [queryClient]);
+
+  useEffect(() => {
+    if (user.error) {
+      console.error(user.error);
+      logout();
+    }
+  }, [user.error, logout]);
+
+  const value = useMemo<SessionState>(
+    () => ({
+      token,
+      user: user.data?.user ?? null,
+      organizations: user.data?.organizations ?? [],
+      loadingUser: token !== null && !user.data,
+      logout,
+      refetchUser: () => user.refetch(),
+    }),
+    [token, user.data, logout, user.refetch],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionState {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside SessionProvider');
+  return session;
+}
