@@ -1,0 +1,52 @@
+import { execFileSync } from 'node:child_process';
+import { expect, type Page } from '@playwright/test';
+
+export const baseURL = process.env.SIFT_E2E_BASE_URL!;
+
+/** Signs in through the real local sign-in page, as a person would, and lands on api-keys. */
+export async function signIn(page: Page, { name, email }: { name: string; email: string }, path = '/login') {
+  await page.goto(path);
+  await page.getByRole('button', { name: 'Sign in with Google' }).click();
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/api-keys/);
+}
+
+/**
+ * A user who owns an organization with an all-permission API key, made by the project's own CLI
+ * against the test server's data folder: `{session_token, organization_id, api_key}`.
+ */
+export function bootstrap(email: string, org: string, name = email.split('@')[0]!) {
+  const output = execFileSync('node', ['--import', 'tsx', 'apps/server/src/cli.ts', 'bootstrap', '--email', email, '--name', name, '--org', org], {
+    cwd: new URL('..', import.meta.url).pathname,
+    env: { ...process.env, SIFT_DATA_DIR: process.env.SIFT_E2E_DATA_DIR, SIFT_SECRET: 'e2e-secret-0123456789abcdef' },
+    encoding: 'utf8',
+  });
+  return JSON.parse(output.trim().split('\n').pop()!) as { session_token: string; organization_id: string; api_key: string };
+}
+
+/** Opens the dashboard already signed in with a session token (as the sign-in redirect does). */
+export async function openSignedIn(page: Page, sessionToken: string, path = '/api-keys') {
+  await page.goto(`${path}#session=${sessionToken}`);
+}
+
+/** Calls the dashboard API with a session token (setting up state a test is not about). */
+export async function dashboardCall(sessionToken: string, path: string, body: unknown) {
+  const response = await fetch(baseURL + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${sessionToken}` },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+/** Calls the provider API with an API key. */
+export async function providerCall(apiKey: string, path: string, body: unknown) {
+  const response = await fetch(`${baseURL}/v1${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
