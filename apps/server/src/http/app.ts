@@ -8,6 +8,8 @@ import { requireApiKey } from './plugins/api-key-auth.ts';
 import { requireSession } from './plugins/session-auth.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { authRoutes } from './routes/auth.ts';
+import { billingCheckoutRoutes } from './routes/billing-checkout.ts';
+import { billingRoutes } from './routes/billing.ts';
 import { memberRoutes } from './routes/members.ts';
 import { organizationRoutes } from './routes/organizations.ts';
 import { providerRoutes } from './routes/provider/index.ts';
@@ -47,6 +49,8 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(authRoutes, context);
+  // Billing pages and the Stripe webhook: reached without a session.
+  await app.register(billingCheckoutRoutes, context);
   // Dashboard API: every route here needs a session token.
   await app.register(async (scope) => {
     requireSession(scope, context.keyring);
@@ -54,6 +58,7 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
     await scope.register(organizationRoutes, context);
     await scope.register(memberRoutes, context);
     await scope.register(apiKeyRoutes, context);
+    await scope.register(billingRoutes, context);
   });
   // Provider API: every route here needs an API key.
   await app.register(

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as accounts from './001_accounts.ts';
+import * as billing from './003_billing.ts';
 import * as usage from './004_usage.ts';
 
 /**
@@ -8,5 +9,6 @@ import * as usage from './004_usage.ts';
  */
 export const migrations: Record<string, Migration> = {
   '001_accounts': accounts,
+  '003_billing': billing,
   '004_usage': usage,
 };

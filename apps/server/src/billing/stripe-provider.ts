@@ -1,0 +1,60 @@
+import Stripe from 'stripe';
+import { DomainError } from '../domain/errors.ts';
+import type { BillingProvider } from './provider.ts';
+
+export const invalidSignature = 'Invalid webhook signature.';
+
+/**
+ * Billing through Stripe: subscribing creates a Checkout Session (the plan's price inline, the
+ * trial when due, the organization and plan in metadata) and the browser pays on Stripe; what
+ * happened comes back through the signature-checked webhook (domain/billing.ts applies it).
+ */
+export function createStripeProvider(options: { secretKey: string; webhookSecret?: string }, client?: Stripe): BillingProvider {
+  const stripe = client ?? new Stripe(options.secretKey);
+  return {
+    name: 'stripe',
+    async startCheckout(_database, request) {
+      const metadata = { organization_id: request.organizationId, subscription_type: request.plan.type };
+      const session = await stripe.checkout.sessions.create({
+        mode: 'subscription',
+        line_items: [
+          {
+            quantity: 1,
+            price_data: {
+              currency: 'usd',
+              unit_amount: request.plan.monthlyPriceCents,
+              recurring: { interval: 'month' },
+              product_data: { name: `Sift ${request.plan.name}` },
+            },
+          },
+        ],
+        subscription_data: { metadata, ...(request.withTrial ? { trial_period_days: request.plan.trialDays } : {}) },
+        metadata,
+        client_reference_id: request.organizationId,
+        ...(request.stripeCustomerId ? { customer: request.stripeCustomerId } : {}),
+        success_url: `${request.dashboardUrl}/billing?recent_subscription_type=${request.plan.type}`,
+        cancel_url: `${request.dashboardUrl}/billing`,
+      });
+      if (!session.url) throw new DomainError(502, 'Stripe did not return a checkout address.');
+      return session.url;
+    },
+    async cancelAtPeriodEnd(subscriptionId) {
+      if (subscriptionId) await stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true });
+    },
+    async resume(subscriptionId) {
+      if (subscriptionId) await stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: false });
+    },
+    async cancelSuperseded(subscriptionId) {
+      await stripe.subscriptions.cancel(subscriptionId, { prorate: true });
+    },
+    verifyWebhook(rawBody, signature) {
+      if (!options.webhookSecret) throw new DomainError(503, 'The Stripe webhook secret (STRIPE_WEBHOOK_SECRET) is not configured.');
+      if (!signature) throw new DomainError(400, invalidSignature);
+      try {
+        return stripe.webhooks.constructEvent(rawBody, signature, options.webhookSecret);
+      } catch {
+        throw new DomainError(400, invalidSignature);
+      }
+    },
+  };
+}
