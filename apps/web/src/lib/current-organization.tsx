@@ -5,7 +5,6 @@ import { useSession } from './current-user';
 import { DashboardApiError, postDashboard } from './dashboard-api';
 import { messages } from './messages';
 import { selectOrganization } from './organization-selection';
-import { createProviderClient } from './provider-client';
 import { readStored, storageKeys, writeStored } from './storage-keys';
 
 export type LoadStatus = 'idle' | 'loading' | 'success' | 'error';
@@ -50,6 +49,8 @@ async function fetchBillingStatus(organizationId: string) {
 
 async function fetchCollectionsList(workingKey: string | null): Promise<string[]> {
   if (!workingKey) return [];
+  // Loaded on demand: the provider SDK stays out of the first-load bundle.
+  const { createProviderClient } = await import('./provider-client');
   const { collection_names } = await createProviderClient(workingKey).collections.getList();
   return collection_names;
 }

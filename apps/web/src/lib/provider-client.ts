@@ -1,4 +1,4 @@
-import ZeroEntropy from 'zeroentropy';
+import ZeroEntropy, { type ClientOptions } from 'zeroentropy';
 
 /** Local development ports of the dashboard, mapped to a Sift server on port 8000 (spec §7). */
 const LOCAL_DEV_PORTS = ['5173', '4173'];
@@ -19,6 +19,6 @@ export function providerBaseUrl(location: Pick<Location, 'hostname' | 'port' | '
  * The official SDK, unchanged but for its base URL: it brings spec §8–9's timeout, retries,
  * backoff and error classes. Calls it has no method for go through `client.post(path, { body })`.
  */
-export function createProviderClient(apiKey: string): ZeroEntropy {
-  return new ZeroEntropy({ apiKey, baseURL: providerBaseUrl(window.location) });
+export function createProviderClient(apiKey: string, options: Omit<ClientOptions, 'apiKey' | 'baseURL'> = {}): ZeroEntropy {
+  return new ZeroEntropy({ ...options, apiKey, baseURL: providerBaseUrl(window.location) });
 }
