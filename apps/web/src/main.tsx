@@ -2,7 +2,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from '@/app/app';
 import { AppProviders } from '@/app/providers';
+import { captureMarketplaceArrival } from '@/features/marketplace/marketplaces';
 import './index.css';
+
+captureMarketplaceArrival();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

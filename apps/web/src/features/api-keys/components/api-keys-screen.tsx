@@ -1,3 +1,76 @@
+import { Plus } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Page } from '@/components/ui/page';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useCurrentOrganization } from '@/lib/current-organization';
+import { messages } from '@/lib/messages';
+import { AddApiKeyDialog } from './add-api-key-dialog';
+import { ApiKeyRow } from './api-key-row';
+import { DeleteApiKeyDialog } from './delete-api-key-dialog';
+
+const COLUMNS = ['Name', 'API Key', 'Created At', 'Created By', 'Permission', 'Actions'];
+
 export function ApiKeysScreen() {
-  return null;
+  const { organizationId, organization, permission, status, error } = useCurrentOrganization();
+  const [adding, setAdding] = useState(false);
+  const [deleting, setDeleting] = useState<{ id: string; name: string } | null>(null);
+  const isOwner = permission === 'OWNER';
+
+  /** The server refuses too; this spares members a round trip (spec §5). */
+  const asOwner = (action: () => void) => () => (isOwner ? action() : window.alert(messages.onlyOwnersManageKeys));
+
+  return (
+    <Page
+      title="API Keys"
+      actions={
+        organizationId ? (
+          <Button onClick={asOwner(() => setAdding(true))}>
+            <Plus className="size-4" /> Add API Key
+          </Button>
+        ) : null
+      }
+    >
+      <Card>
+        {!organizationId ? (
+          <Empty text="No organization selected" />
+        ) : status === 'error' ? (
+          <p role="alert" className="text-sm text-red-700">{error}</p>
+        ) : !organization ? (
+          <div className="flex flex-col gap-3" aria-label="Loading API keys">
+            <Skeleton className="h-8" />
+            <Skeleton className="h-8" />
+          </div>
+        ) : organization.api_keys.length === 0 ? (
+          <Empty text="No API keys found" />
+        ) : (
+          <div className="-m-5 overflow-x-auto">
+            <table className="w-full text-left">
+              <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-500 uppercase">
+                <tr>
+                  {COLUMNS.map((column) => (
+                    <th key={column} scope="col" className="px-4 py-3">
+                      {column}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {organization.api_keys.map((apiKey) => (
+                  <ApiKeyRow key={apiKey.id} apiKey={apiKey} isOwner={isOwner} onDelete={asOwner(() => setDeleting(apiKey))} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+      <AddApiKeyDialog open={adding} onClose={() => setAdding(false)} />
+      <DeleteApiKeyDialog apiKey={deleting} onClose={() => setDeleting(null)} />
+    </Page>
+  );
+}
+
+function Empty({ text }: { text: string }) {
+  return <p className="py-8 text-center text-sm text-slate-500">{text}</p>;
 }

@@ -1,3 +1,78 @@
+import { useEffect, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Input, Label } from '@/components/ui/input';
+import { Modal } from '@/components/ui/modal';
+import { useSession } from '@/lib/current-user';
+import { DashboardApiError, postDashboard } from '@/lib/dashboard-api';
+import { redirectBrowser, reloadPage } from '@/lib/router';
+import { readStored, storageKeys } from '@/lib/storage-keys';
+import { OrganizationSummary } from '@sift/contracts';
+import { forgetMarketplace, MARKETPLACES, type Marketplace, pendingMarketplace } from '../marketplaces';
+
+/** Onboarding for customers arriving from a marketplace (spec §2, §4). */
 export function MarketplaceDialog() {
-  return null;
+  const { user } = useSession();
+  const [marketplace, setMarketplace] = useState<Marketplace | null>(null);
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => setMarketplace(pendingMarketplace()), []);
+
+  if (!user || !marketplace) return null;
+  const { title, tokenKey, field } = MARKETPLACES[marketplace];
+
+  const close = () => {
+    forgetMarketplace(marketplace);
+    setMarketplace(null);
+  };
+  const submit = async () => {
+    if (name.trim() === '' || busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await postDashboard('/api/organizations/add-organization', { name: name.trim(), [field]: readStored(tokenKey) }, OrganizationSummary);
+      const successUrl = marketplace === 'vercel' ? readStored(storageKeys.vercelMarketplaceSuccessUrl) : null;
+      forgetMarketplace(marketplace);
+      if (successUrl) redirectBrowser(successUrl);
+      else reloadPage();
+    } catch (failure) {
+      setError(failure instanceof DashboardApiError ? (failure.detail ?? 'Failed to create organization') : failure instanceof Error ? failure.message || 'Failed to create organization' : 'Unknown error');
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      open
+      onClose={close}
+      busy={busy}
+      title={title}
+      footer={
+        <>
+          <Button variant="secondary" onClick={close} disabled={busy}>
+            Cancel
+          </Button>
+          <Button onClick={submit} disabled={name.trim() === '' || busy}>
+            {busy ? 'Creating...' : 'Create Organization'}
+          </Button>
+        </>
+      }
+    >
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <Label htmlFor="marketplace-organization-name">Organization Name</Label>
+        <Input id="marketplace-organization-name" placeholder="Enter organization name" value={name} onChange={(event) => setName(event.target.value)} autoFocus />
+        {error ? (
+          <p role="alert" className="mt-2 text-sm text-red-600">
+            {error}
+          </p>
+        ) : null}
+      </form>
+    </Modal>
+  );
 }

@@ -1,3 +1,30 @@
+import { Page } from '@/components/ui/page';
+import { useCurrentOrganization } from '@/lib/current-organization';
+import { useSession } from '@/lib/current-user';
+import { MembersCard } from './members-card';
+import { OrganizationDetailsCard } from './organization-details-card';
+
+/** Four states: loading, error, none selected, loaded (spec §2 "Organization"). */
 export function OrganizationScreen() {
-  return null;
+  const { status, error, organizationId, organization, permission, reloadOrganization } = useCurrentOrganization();
+  const { user } = useSession();
+
+  if (status === 'error') {
+    return (
+      <Page title="Organization">
+        <p role="alert" className="text-sm text-red-700">
+          Error: {error}
+        </p>
+      </Page>
+    );
+  }
+  if (!organizationId) return <Page title="Organization"><p className="text-sm text-slate-500">No organization selected</p></Page>;
+  if (!organization || !user) return <Page title="Organization"><p role="status" className="text-sm text-slate-500">Loading...</p></Page>;
+  const isOwner = permission === 'OWNER';
+  return (
+    <Page title="Organization">
+      <OrganizationDetailsCard organization={organization} isOwner={isOwner} />
+      <MembersCard organization={organization} currentUserId={user.id} isOwner={isOwner} onInvited={() => void reloadOrganization()} />
+    </Page>
+  );
 }

@@ -1,0 +1,69 @@
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Input, Label, Select } from '@/components/ui/input';
+import { Modal } from '@/components/ui/modal';
+import { failureMessage } from '@/lib/dashboard-api';
+import { type KeyPermission, useAddApiKey } from '../api/api-key-mutations';
+
+export function AddApiKeyDialog({ open, onClose }: { open: boolean; onClose(): void }) {
+  const [name, setName] = useState('');
+  const [permission, setPermission] = useState<KeyPermission>('read_only');
+  const add = useAddApiKey();
+  const blank = name.trim() === '';
+
+  const close = () => {
+    setName('');
+    setPermission('read_only');
+    onClose();
+  };
+  const submit = () => {
+    if (blank || add.isPending) return;
+    add.mutate(
+      { name: name.trim(), permission },
+      {
+        onSuccess: close,
+        onError: (error) => window.alert(`Failed to create API key: ${failureMessage(error, 'Unknown error')}`),
+      },
+    );
+  };
+
+  return (
+    <Modal
+      open={open}
+      onClose={close}
+      busy={add.isPending}
+      title="Add API Key"
+      footer={
+        <>
+          <Button variant="secondary" onClick={close} disabled={add.isPending}>
+            Cancel
+          </Button>
+          <Button onClick={submit} disabled={blank || add.isPending}>
+            {add.isPending ? 'Creating...' : 'Create'}
+          </Button>
+        </>
+      }
+    >
+      <form
+        className="flex flex-col gap-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        <div>
+          <Label htmlFor="api-key-name">API Key Name</Label>
+          <Input id="api-key-name" value={name} onChange={(event) => setName(event.target.value)} autoFocus />
+        </div>
+        <div>
+          <Label htmlFor="api-key-permission">Permission Level</Label>
+          <Select id="api-key-permission" value={permission} onChange={(event) => setPermission(event.target.value as KeyPermission)}>
+            <option value="read_only">Read Only</option>
+            <option value="all">All Permissions</option>
+          </Select>
+        </div>
+        <button type="submit" hidden />
+      </form>
+    </Modal>
+  );
+}

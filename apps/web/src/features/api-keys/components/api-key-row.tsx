@@ -1,0 +1,123 @@
+import type { ApiKey } from '@sift/contracts';
+import { Check, Copy, Eye, EyeOff, Pencil, Trash2, X } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { IconButton } from '@/components/ui/button';
+import { Input, Select } from '@/components/ui/input';
+import { formatUtcLongDate } from '@/lib/dates';
+import { failureMessage } from '@/lib/dashboard-api';
+import { type KeyPermission, useUpdateApiKey } from '../api/api-key-mutations';
+import { maskApiKey } from '../mask-api-key';
+
+/** How long the 'copied' indicator stays (spec §9). */
+const COPIED_FOR_MS = 2000;
+
+export const PERMISSION_LABELS: Record<KeyPermission, string> = { read_only: 'Read Only', all: 'All Permissions' };
+
+export function ApiKeyRow({ apiKey, isOwner, onDelete }: { apiKey: ApiKey; isOwner: boolean; onDelete(): void }) {
+  const [shown, setShown] = useState(false);
+  const [copied, setCopied] = useState(false);
+  const [draftName, setDraftName] = useState<string | null>(null);
+  const update = useUpdateApiKey();
+
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), COPIED_FOR_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(apiKey.api_key);
+      setCopied(true);
+    } catch (error) {
+      console.error('copy failed', error);
+    }
+  };
+  const saveName = () => {
+    if (draftName === null || draftName.trim() === '' || update.isPending) return;
+    update.mutate(
+      { api_key_id: apiKey.id, name: draftName.trim() },
+      {
+        onSuccess: () => setDraftName(null),
+        onError: (error) => window.alert(`Failed to update API key name: ${failureMessage(error, 'Unknown error')}`),
+      },
+    );
+  };
+  const changePermission = (permission: KeyPermission) =>
+    update.mutate(
+      { api_key_id: apiKey.id, permission },
+      { onError: (error) => window.alert(`Failed to update API key: ${failureMessage(error, 'Unknown error')}`) },
+    );
+
+  return (
+    <tr className="border-t border-slate-100 align-middle">
+      <td className="px-4 py-3 font-medium text-slate-900">
+        {draftName === null ? (
+          apiKey.name
+        ) : (
+          <div className="flex items-center gap-1">
+            <Input
+              aria-label="API key name"
+              value={draftName}
+              autoFocus
+              className="h-8 py-1"
+              onChange={(event) => setDraftName(event.target.value)}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter') saveName();
+                if (event.key === 'Escape') setDraftName(null);
+              }}
+            />
+            <IconButton label="Save name" onClick={saveName} disabled={draftName.trim() === '' || update.isPending}>
+              <Check className="size-4" />
+            </IconButton>
+            <IconButton label="Cancel rename" onClick={() => setDraftName(null)} disabled={update.isPending}>
+              <X className="size-4" />
+            </IconButton>
+          </div>
+        )}
+      </td>
+      <td className="px-4 py-3">
+        <div className="flex items-center gap-1">
+          <code className="rounded bg-slate-100 px-2 py-1 font-mono text-xs text-slate-800">{shown ? apiKey.api_key : maskApiKey(apiKey.api_key)}</code>
+          <IconButton label={shown ? 'Hide API key' : 'Show API key'} onClick={() => setShown(!shown)}>
+            {shown ? <EyeOff className="size-4" /> : <Eye className="size-4" />}
+          </IconButton>
+          <IconButton label="Copy API key" onClick={copy}>
+            {copied ? <Check className="size-4 text-green-600" /> : <Copy className="size-4" />}
+          </IconButton>
+          {copied ? <span role="status" className="text-xs text-green-700">Copied!</span> : null}
+        </div>
+      </td>
+      <td className="px-4 py-3 text-sm whitespace-nowrap text-slate-600">{formatUtcLongDate(apiKey.created_at)}</td>
+      <td className="px-4 py-3 text-sm text-slate-600">{apiKey.created_by ?? '-'}</td>
+      <td className="px-4 py-3 text-sm">
+        {isOwner ? (
+          <Select
+            aria-label={`Permission of ${apiKey.name}`}
+            value={apiKey.permission}
+            disabled={update.isPending}
+            className="h-8 w-40 py-1"
+            onChange={(event) => changePermission(event.target.value as KeyPermission)}
+          >
+            <option value="read_only">{PERMISSION_LABELS.read_only}</option>
+            <option value="all">{PERMISSION_LABELS.all}</option>
+          </Select>
+        ) : (
+          <span className="text-slate-700">{PERMISSION_LABELS[apiKey.permission]}</span>
+        )}
+      </td>
+      <td className="px-4 py-3">
+        {isOwner ? (
+          <div className="flex items-center gap-1">
+            <IconButton label={`Rename ${apiKey.name}`} onClick={() => setDraftName(apiKey.name)} disabled={draftName !== null}>
+              <Pencil className="size-4" />
+            </IconButton>
+            <IconButton label={`Delete ${apiKey.name}`} onClick={onDelete} className="hover:text-red-600">
+              <Trash2 className="size-4" />
+            </IconButton>
+          </div>
+        ) : null}
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,92 @@
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Input, Label } from '@/components/ui/input';
+import { Modal } from '@/components/ui/modal';
+import { useSession } from '@/lib/current-user';
+import { failureMessage } from '@/lib/dashboard-api';
+import { organizationAge } from '@/lib/dates';
+import { navigate } from '@/lib/router';
+import { useDeleteOrganization } from '../api/organization-mutations';
+import { confirmsOrganizationId, displayOrganizationId } from '../organization-id';
+
+const ID_MISMATCH = 'Organization ID does not match. Please enter the correct ID.';
+
+export function DeleteOrganizationDialog({
+  open,
+  organization,
+  onClose,
+}: {
+  open: boolean;
+  organization: { id: string; name: string; created_at: string };
+  onClose(): void;
+}) {
+  const [entered, setEntered] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const remove = useDeleteOrganization();
+  const { refetchUser } = useSession();
+
+  const close = () => {
+    setEntered('');
+    setError(null);
+    onClose();
+  };
+  const submit = () => {
+    if (remove.isPending) return;
+    if (!confirmsOrganizationId(entered, organization.id)) {
+      setError(ID_MISMATCH);
+      return;
+    }
+    setError(null);
+    remove.mutate(
+      {},
+      {
+        onSuccess: async () => {
+          close();
+          navigate('/api-keys');
+          await refetchUser();
+        },
+        onError: (failure) => setError(`Failed to delete organization: ${failureMessage(failure, 'Unknown error')}`),
+      },
+    );
+  };
+  return (
+    <Modal
+      open={open}
+      onClose={close}
+      busy={remove.isPending}
+      title="Delete Organization"
+      description={
+        <>
+          This permanently deletes <strong>{organization.name}</strong>, created {organizationAge(organization.created_at)}, with its API keys,
+          collections and documents. Type the organization ID <code className="font-mono">{displayOrganizationId(organization.id)}</code> to
+          confirm.
+        </>
+      }
+      footer={
+        <>
+          <Button variant="secondary" onClick={close} disabled={remove.isPending}>
+            Cancel
+          </Button>
+          <Button variant="danger" onClick={submit} disabled={entered.trim() === '' || remove.isPending}>
+            {remove.isPending ? 'Deleting...' : 'Delete Organization'}
+          </Button>
+        </>
+      }
+    >
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        <Label htmlFor="delete-organization-id">Organization ID</Label>
+        <Input id="delete-organization-id" value={entered} onChange={(event) => setEntered(event.target.value)} autoFocus placeholder={displayOrganizationId(organization.id)} />
+        {error ? (
+          <p role="alert" className="mt-2 text-sm text-red-700">
+            {error}
+          </p>
+        ) : null}
+      </form>
+    </Modal>
+  );
+}

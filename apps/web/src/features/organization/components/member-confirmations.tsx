@@ -1,0 +1,102 @@
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { useCurrentOrganization } from '@/lib/current-organization';
+import { useSession } from '@/lib/current-user';
+import { failureMessage } from '@/lib/dashboard-api';
+import { navigate, reloadPage } from '@/lib/router';
+import { useDeleteInvite, useRemoveUser, useUpdateUser } from '../api/organization-mutations';
+
+type Member = { id: string; name: string };
+
+/** The member action waiting for confirmation. */
+export type PendingMemberAction =
+  | { kind: 'change-permission'; member: Member; permission: 'OWNER' | 'MEMBER' }
+  | { kind: 'leave'; member: Member }
+  | { kind: 'remove-user'; member: Member }
+  | { kind: 'remove-invite'; email: string };
+
+const unknownError = 'Unknown error';
+
+/** The four confirmations of the Members card and what follows each (spec §4 "Members"). */
+export function MemberConfirmations({ pending, onClose }: { pending: PendingMemberAction | null; onClose(): void }) {
+  const updateUser = useUpdateUser();
+  const removeUser = useRemoveUser();
+  const deleteInvite = useDeleteInvite();
+  const { reloadOrganization } = useCurrentOrganization();
+  const { refetchUser } = useSession();
+  const busy = updateUser.isPending || removeUser.isPending || deleteInvite.isPending;
+
+  const confirm = () => {
+    if (!pending) return;
+    switch (pending.kind) {
+      case 'change-permission':
+        return updateUser.mutate(
+          { user_id: pending.member.id, permission: pending.permission },
+          { onSuccess: reloadPage, onError: (error) => window.alert(`Failed to update user permission: ${failureMessage(error, unknownError)}`) },
+        );
+      case 'remove-user':
+        return removeUser.mutate(
+          { user_id: pending.member.id },
+          { onSuccess: reloadPage, onError: (error) => window.alert(`Failed to remove user: ${failureMessage(error, unknownError)}`) },
+        );
+      case 'leave':
+        return removeUser.mutate(
+          { user_id: pending.member.id },
+          {
+            onSuccess: async () => {
+              onClose();
+              navigate('/api-keys');
+              await refetchUser();
+            },
+            onError: (error) => window.alert(`Failed to remove user: ${failureMessage(error, unknownError)}`),
+          },
+        );
+      case 'remove-invite':
+        return deleteInvite.mutate(
+          { email: pending.email },
+          {
+            onSuccess: async () => {
+              await reloadOrganization();
+              onClose();
+            },
+            onError: (error) => window.alert(`Failed to remove invite: ${failureMessage(error, unknownError)}`),
+          },
+        );
+    }
+  };
+
+  const text = pending ? describe(pending) : { title: '', description: '', confirmLabel: '', busyLabel: '' };
+  return <ConfirmDialog open={pending !== null} busy={busy} danger={pending?.kind !== 'change-permission'} onConfirm={confirm} onClose={onClose} {...text} />;
+}
+
+function describe(pending: PendingMemberAction) {
+  switch (pending.kind) {
+    case 'change-permission':
+      return {
+        title: 'Change Permission',
+        description: `Are you sure you want to change the permission of ${pending.member.name} to ${pending.permission}?`,
+        confirmLabel: 'Change Permission',
+        busyLabel: 'Updating...',
+      };
+    case 'leave':
+      return {
+        title: 'Leave Organization',
+        description: 'Are you sure you want to leave this organization? You will lose access to it until someone invites you again.',
+        confirmLabel: 'Leave',
+        busyLabel: 'Leaving...',
+      };
+    case 'remove-user':
+      return {
+        title: 'Remove User',
+        description: `Are you sure you want to remove ${pending.member.name} from this organization?`,
+        confirmLabel: 'Remove',
+        busyLabel: 'Removing...',
+      };
+    case 'remove-invite':
+      return {
+        title: 'Remove Invite',
+        description: `Are you sure you want to remove the invitation sent to ${pending.email}?`,
+        confirmLabel: 'Remove',
+        busyLabel: 'Removing...',
+      };
+  }
+}

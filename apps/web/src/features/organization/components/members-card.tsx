@@ -1,0 +1,96 @@
+import type { OrganizationDetail } from '@sift/contracts';
+import { UserPlus } from 'lucide-react';
+import { useState } from 'react';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Select } from '@/components/ui/input';
+import { InvitationSentDialog } from './invitation-sent-dialog';
+import { InviteMemberDialog } from './invite-member-dialog';
+import { MemberConfirmations, type PendingMemberAction } from './member-confirmations';
+import { PermissionRequiredDialog } from './permission-required-dialog';
+
+const permissionBadge = (permission: 'OWNER' | 'MEMBER') => <Badge tone={permission === 'OWNER' ? 'purple' : 'blue'}>{permission}</Badge>;
+
+export function MembersCard({ organization, currentUserId, isOwner, onInvited }: { organization: OrganizationDetail; currentUserId: string; isOwner: boolean; onInvited(): void }) {
+  const [inviting, setInviting] = useState(false);
+  const [permissionRequired, setPermissionRequired] = useState(false);
+  const [inviteUrl, setInviteUrl] = useState<string | null>(null);
+  const [pending, setPending] = useState<PendingMemberAction | null>(null);
+  const empty = organization.users.length === 0 && organization.invited_emails.length === 0;
+
+  return (
+    <Card
+      title="Members"
+      actions={
+        <Button variant="secondary" onClick={() => (isOwner ? setInviting(true) : setPermissionRequired(true))}>
+          <UserPlus className="size-4" /> Invite Member
+        </Button>
+      }
+    >
+      {empty ? (
+        <p className="py-6 text-center text-sm text-slate-500">No members found</p>
+      ) : (
+        <ul className="-my-2 divide-y divide-slate-100" aria-label="Members">
+          {organization.users.map((member) => {
+            const isYou = member.id === currentUserId;
+            return (
+              <li key={member.id} className="flex flex-wrap items-center gap-3 py-3" data-testid="member-row">
+                <div className="min-w-0 flex-1">
+                  <div className="flex items-center gap-2 font-medium text-slate-900">
+                    {member.name} {isYou ? <Badge tone="green">You</Badge> : null}
+                  </div>
+                  <div className="truncate text-sm text-slate-500">{member.email}</div>
+                </div>
+                {isOwner && !isYou ? (
+                  <Select
+                    aria-label={`Permission of ${member.name}`}
+                    value={member.permission}
+                    className="h-8 w-32 py-1"
+                    onChange={(event) => setPending({ kind: 'change-permission', member, permission: event.target.value as 'OWNER' | 'MEMBER' })}
+                  >
+                    <option value="OWNER">OWNER</option>
+                    <option value="MEMBER">MEMBER</option>
+                  </Select>
+                ) : (
+                  permissionBadge(member.permission)
+                )}
+                {isOwner ? (
+                  <Button variant="ghost" className="text-red-600 hover:bg-red-50" onClick={() => setPending(isYou ? { kind: 'leave', member } : { kind: 'remove-user', member })}>
+                    {isYou ? 'Leave' : 'Remove'}
+                  </Button>
+                ) : null}
+              </li>
+            );
+          })}
+          {organization.invited_emails.map((invite) => (
+            <li key={invite.email} className="flex flex-wrap items-center gap-3 py-3" data-testid="invite-row">
+              <div className="min-w-0 flex-1">
+                <div className="truncate text-sm font-medium text-slate-900">{invite.email}</div>
+              </div>
+              <Badge tone="yellow">Invite Sent</Badge>
+              {permissionBadge(invite.permission)}
+              {isOwner ? (
+                <Button variant="ghost" className="text-red-600 hover:bg-red-50" onClick={() => setPending({ kind: 'remove-invite', email: invite.email })}>
+                  Remove
+                </Button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      <InviteMemberDialog
+        open={inviting}
+        onClose={() => setInviting(false)}
+        onSent={(url) => {
+          setInviting(false);
+          setInviteUrl(url);
+          onInvited();
+        }}
+      />
+      <InvitationSentDialog inviteUrl={inviteUrl} onClose={() => setInviteUrl(null)} />
+      <PermissionRequiredDialog open={permissionRequired} onClose={() => setPermissionRequired(false)} />
+      <MemberConfirmations pending={pending} onClose={() => setPending(null)} />
+    </Card>
+  );
+}
