@@ -1,3 +1,5 @@
 export * from './common.ts';
 export * from './dashboard.ts';
 export * from './billing.ts';
+export * from './provider/models.ts';
+export * from './provider/parsers.ts';

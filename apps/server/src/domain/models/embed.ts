@@ -1,0 +1,47 @@
+import { endianness } from 'node:os';
+import type { EmbedRequest, EmbedResponse } from '@sift/contracts';
+import { countTokens } from '../../ingest/tokens.ts';
+import { Invalid } from '../errors.ts';
+import { MODEL_MAX_REQUEST_BYTES, MODEL_REQUEST_BYTE_OVERHEAD } from '../limits.ts';
+import { embedModel } from './registry.ts';
+import { utf8Bytes } from './text.ts';
+
+/** OpenAPI: sum(150 + bytes of s) over the inputs. */
+export function embedRequestBytes(texts: readonly string[]): number {
+  return texts.reduce((sum, text) => sum + MODEL_REQUEST_BYTE_OVERHEAD + utf8Bytes(text), 0);
+}
+
+const LITTLE_ENDIAN = endianness() === 'LE';
+
+/** Little-endian float32 bytes, base64-encoded (the OpenAPI `base64` encoding). */
+export function float32Base64(vector: Float32Array): string {
+  // On little-endian machines (all the usual ones) the array's memory already is that format.
+  if (LITTLE_ENDIAN) return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64');
+  const bytes = Buffer.alloc(vector.length * 4);
+  for (let i = 0; i < vector.length; i++) bytes.writeFloatLE(vector[i]!, i * 4);
+  return bytes.toString('base64');
+}
+
+/**
+ * Embeds each input with the requested model, in input order. Nothing is stored and the
+ * vectors depend on nothing but the text, the model and `dimensions`.
+ */
+export async function embed(input: EmbedRequest): Promise<EmbedResponse> {
+  const model = embedModel(input.model);
+  const dimensions = input.dimensions ?? model.dimensions[0]!;
+  if (!model.dimensions.includes(dimensions)) {
+    throw new Invalid(`dimensions must be one of ${JSON.stringify(model.dimensions)} for ${model.id}.`);
+  }
+  const texts = typeof input.input === 'string' ? [input.input] : input.input;
+  const totalBytes = embedRequestBytes(texts);
+  if (totalBytes > MODEL_MAX_REQUEST_BYTES) {
+    throw new Invalid(`The request is ${totalBytes} bytes; the maximum per request is ${MODEL_MAX_REQUEST_BYTES} bytes.`);
+  }
+  const vectors = await model.embed(texts, { inputType: input.input_type, dimensions });
+  return {
+    results: vectors.map((vector) => ({
+      embedding: input.encoding_format === 'base64' ? float32Base64(vector) : Array.from(vector),
+    })),
+    usage: { total_bytes: totalBytes, total_tokens: texts.reduce((sum, text) => sum + countTokens(text), 0) },
+  };
+}
