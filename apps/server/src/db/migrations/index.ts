@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as accounts from './001_accounts.ts';
 import * as billing from './003_billing.ts';
 import * as usage from './004_usage.ts';
+import * as usageRollups from './005_usage_rollups.ts';
 
 /**
  * Migrations by name; Kysely runs them in name order. Each area adds its own file here
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '001_accounts': accounts,
   '003_billing': billing,
   '004_usage': usage,
+  '005_usage_rollups': usageRollups,
 };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { modelRoutes } from './models.ts';
+import { usageRoutes } from './usage.ts';
 
 /**
  * The provider API under /v1, wire-compatible with the official `zeroentropy` SDK. Every route
@@ -9,4 +10,5 @@ import { modelRoutes } from './models.ts';
 export const providerRoutes: FastifyPluginAsyncZod<AppContext> = async (app, context) => {
   // route groups register here, e.g. await app.register(collectionRoutes, context);
   await app.register(modelRoutes, context);
+  await app.register(usageRoutes, context);
 };
