@@ -7,6 +7,7 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { upsertUserByEmail } from '../src/domain/accounts.ts';
 import { buildApp } from '../src/http/app.ts';
+import { freshPostgresSchema } from './postgres-schema.ts';
 
 /**
  * A real server on a fresh database: SQLite in a temporary folder, or PostgreSQL when
@@ -15,7 +16,14 @@ import { buildApp } from '../src/http/app.ts';
  */
 export async function startHarness(env: Record<string, string> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'sift-test-'));
-  const config = loadConfig({ SIFT_DATA_DIR: dataDir, SIFT_SECRET: 'test-secret-0123456789abcdef', LOG_LEVEL: 'silent', ...env });
+  const postgres = process.env.TEST_POSTGRES_URL && !env.DATABASE_URL ? await freshPostgresSchema(process.env.TEST_POSTGRES_URL) : null;
+  const config = loadConfig({
+    SIFT_DATA_DIR: dataDir,
+    SIFT_SECRET: 'test-secret-0123456789abcdef',
+    LOG_LEVEL: 'silent',
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+    ...env,
+  });
   const database = await openDatabase(config);
   const keyring = createKeyring(config.secret);
   const app = await buildApp({ config, database, keyring });
@@ -46,6 +54,7 @@ export async function startHarness(env: Record<string, string> = {}) {
     async close() {
       await app.close();
       await database.destroy();
+      await postgres?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

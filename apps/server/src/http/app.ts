@@ -8,6 +8,7 @@ import { requireApiKey } from './plugins/api-key-auth.ts';
 import { requireSession } from './plugins/session-auth.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { authRoutes } from './routes/auth.ts';
+import { documentFileRoutes } from './routes/document-file.ts';
 import { billingCheckoutRoutes } from './routes/billing-checkout.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { memberRoutes } from './routes/members.ts';
@@ -49,6 +50,7 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(authRoutes, context);
+  await app.register(documentFileRoutes, context);
   // Billing pages and the Stripe webhook: reached without a session.
   await app.register(billingCheckoutRoutes, context);
   // Dashboard API: every route here needs a session token.

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as accounts from './001_accounts.ts';
+import * as retrieval from './002_retrieval.ts';
 import * as billing from './003_billing.ts';
 import * as usage from './004_usage.ts';
 import * as usageRollups from './005_usage_rollups.ts';
@@ -10,6 +11,7 @@ import * as usageRollups from './005_usage_rollups.ts';
  */
 export const migrations: Record<string, Migration> = {
   '001_accounts': accounts,
+  '002_retrieval': retrieval,
   '003_billing': billing,
   '004_usage': usage,
   '005_usage_rollups': usageRollups,

@@ -1,3 +1,71 @@
-/** Collections, documents (the ingestion queue), pages and chunks. Filled in by the retrieval engine. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface RetrievalTables {}
+import type { Generated } from 'kysely';
+
+/** How a document's content arrived: decides how the worker turns the stored file into pages. */
+export type DocumentSourceType = 'text' | 'text-pages' | 'text-pages-unordered' | 'auto';
+
+export type IndexStatus = 'not_parsed' | 'parsing' | 'not_indexed' | 'indexing' | 'indexed' | 'parsing_failed' | 'indexing_failed';
+
+/** Collections, documents (the ingestion queue), pages and chunks. */
+export interface RetrievalTables {
+  collections: {
+    id: string;
+    organization_id: string;
+    name: string;
+    created_at: string;
+  };
+  documents: {
+    /** Integer key of the document-level search index (FTS5 rowid). */
+    seq: Generated<number>;
+    id: string;
+    organization_id: string;
+    collection_id: string;
+    path: string;
+    /** JSON text of `dict[str, str | list[str]]`; `document_metadata` holds the same for filtering. */
+    metadata: string;
+    index_status: IndexStatus;
+    source_type: DocumentSourceType;
+    /** Bytes of the raw document data. */
+    size: number;
+    /** SHA-256 of the stored raw file, its name under `<dataDir>/files/`. */
+    file_hash: string;
+    created_at: string;
+    updated_at: string;
+    num_pages: number | null;
+    error: string | null;
+    /** The worker holding this document, and until when (Unix milliseconds). */
+    lease_owner: string | null;
+    lease_expires_at: number | null;
+    attempts: number;
+    /** The parsed text, pages joined; snippets' start_index/end_index point into it. */
+    text: string | null;
+    /** UTF-8 bytes of `text` once indexed (status `num_indexed_bytes`). */
+    text_bytes: number;
+  };
+  /** One row per metadata value (each element of a `list:` attribute): filters are EXISTS lookups. */
+  document_metadata: {
+    document_id: string;
+    key: string;
+    value: string;
+  };
+  pages: {
+    seq: Generated<number>;
+    id: string;
+    document_id: string;
+    collection_id: string;
+    page_index: number;
+    content: string;
+    start_index: number;
+    end_index: number;
+  };
+  chunks: {
+    seq: Generated<number>;
+    document_id: string;
+    collection_id: string;
+    granularity: 'coarse' | 'fine';
+    content: string;
+    start_index: number;
+    end_index: number;
+    page_start: number;
+    page_end: number;
+  };
+}

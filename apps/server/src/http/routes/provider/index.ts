@@ -1,5 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
+import { collectionRoutes } from './collections.ts';
+import { documentRoutes } from './documents.ts';
+import { queryRoutes } from './queries.ts';
+import { statusRoutes } from './status.ts';
 import { modelRoutes } from './models.ts';
 import { usageRoutes } from './usage.ts';
 
@@ -9,6 +13,10 @@ import { usageRoutes } from './usage.ts';
  */
 export const providerRoutes: FastifyPluginAsyncZod<AppContext> = async (app, context) => {
   // route groups register here, e.g. await app.register(collectionRoutes, context);
+  await app.register(statusRoutes, context);
+  await app.register(collectionRoutes, context);
+  await app.register(documentRoutes, context);
+  await app.register(queryRoutes, context);
   await app.register(modelRoutes, context);
   await app.register(usageRoutes, context);
 };

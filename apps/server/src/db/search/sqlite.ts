@@ -1,0 +1,119 @@
+import SQLite from 'better-sqlite3';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Database, DB } from '../schema.ts';
+import { filterSql } from './filter.ts';
+import { bm25Score, queryTerms } from './query-terms.ts';
+import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
+
+/**
+ * SQLite FTS5: contentless tables `documents_fts`, `pages_fts`, `coarse_fts`, `fine_fts` (see
+ * migration 002), ranked by bm25() with the collection column weighted 0. Searches run on a
+ * read-only connection of their own with prepared statements kept, so a query costs little more
+ * than the FTS5 match itself; writes go through the caller's transaction.
+ */
+export function sqliteSearchIndex(database: Database): SearchIndex {
+  const reader = openReader(database);
+  const run = <Row>(query: RawBuilder<unknown>): Row[] => {
+    const { sql: text, parameters } = query.compile(database.db);
+    return reader.statement(text).all(...(parameters as unknown[])) as Row[];
+  };
+
+  /** `collection : "c<id>" AND content : ("t1" OR "t2")`; terms are letters and digits only. */
+  const matchExpression = (request: SearchRequest): string | null => {
+    const terms = queryTerms(request.query);
+    if (terms.length === 0) return null;
+    return `collection : "${collectionToken(request.collectionId)}" AND content : (${terms.map((term) => `"${term}"`).join(' OR ')})`;
+  };
+
+  /**
+   * The k best rows of one FTS table joined to their rows. Unfiltered, the FTS5 table ranks on
+   * its own and only the top k are joined; filtered, every match is joined to its document.
+   */
+  const top = <Row extends { rank: number }>(table: string, join: RawBuilder<unknown>, columns: RawBuilder<unknown>, request: SearchRequest) => {
+    const match = matchExpression(request);
+    if (match === null) return [];
+    const fts = sql.raw(table);
+    const rows = request.filter
+      ? run<Row>(sql`select ${columns}, ${fts}.rank as rank from ${fts} ${join} where ${fts} match ${match} and ${filterSql(request.filter)} order by ${fts}.rank limit ${request.k}`)
+      : run<Row>(
+          sql`select ${columns}, t.rank as rank from (select rowid, rank from ${fts} where ${fts} match ${match} order by rank limit ${request.k}) t ${join} order by t.rank`,
+        );
+    return rows.map((row) => ({ ...row, score: bm25Score(-row.rank) }));
+  };
+
+  return {
+    async topDocuments(request) {
+      const rowid = sql.raw(request.filter ? 'documents_fts.rowid' : 't.rowid');
+      return top<DocumentHit & { rank: number }>(
+        'documents_fts',
+        sql`join documents d on d.seq = ${rowid}`,
+        sql`d.id as documentId, d.path as path, d.metadata as metadata`,
+        request,
+      ).map(({ rank: _rank, ...hit }) => hit);
+    },
+    async topPages(request) {
+      const rowid = sql.raw(request.filter ? 'pages_fts.rowid' : 't.rowid');
+      return top<PageHit & { rank: number }>(
+        'pages_fts',
+        sql`join pages p on p.seq = ${rowid} join documents d on d.id = p.document_id`,
+        sql`d.id as documentId, d.path as path, d.metadata as metadata, p.page_index as pageIndex, p.content as content`,
+        request,
+      ).map(({ rank: _rank, ...hit }) => hit);
+    },
+    async topSnippets(request) {
+      const table = request.granularity === 'fine' ? 'fine_fts' : 'coarse_fts';
+      const rowid = sql.raw(request.filter ? `${table}.rowid` : 't.rowid');
+      return top<SnippetHit & { rank: number }>(
+        table,
+        sql`join chunks c on c.seq = ${rowid} join documents d on d.id = c.document_id`,
+        sql`d.id as documentId, d.path as path, d.metadata as metadata, c.start_index as startIndex, c.end_index as endIndex,
+            c.page_start as pageStart, c.page_end as pageEnd, c.content as content`,
+        request,
+      ).map(({ rank: _rank, ...hit }) => hit);
+    },
+    async indexDocumentText(trx: Kysely<DB>, document) {
+      await sql`insert into documents_fts(rowid, collection, content) values (${document.seq}, ${collectionToken(document.collectionId)}, ${document.text})`.execute(trx);
+    },
+    async unindexDocumentText(trx: Kysely<DB>, seq) {
+      await sql`delete from documents_fts where rowid = ${seq}`.execute(trx);
+    },
+  };
+}
+
+/** The one token naming a collection in the `collection` column (the triggers build the same). */
+export const collectionToken = (collectionId: string): string => `c${collectionId.replaceAll('-', '')}`;
+
+interface Reader {
+  statement(text: string): SQLite.Statement;
+}
+
+const readers = new WeakMap<Database, Reader>();
+
+/** One read-only connection per database handle, closed with it. */
+function openReader(database: Database): Reader {
+  const existing = readers.get(database);
+  if (existing) return existing;
+  if (!database.sqlitePath) throw new Error('The SQLite search index needs the database file path.');
+  const connection = new SQLite(database.sqlitePath, { readonly: true, fileMustExist: true });
+  connection.pragma('busy_timeout = 5000');
+  const statements = new Map<string, SQLite.Statement>();
+  const reader: Reader = {
+    statement(text) {
+      let statement = statements.get(text);
+      if (!statement) {
+        // Filters make distinct SQL; a bounded cache keeps the common shapes prepared.
+        if (statements.size >= 256) statements.clear();
+        statement = connection.prepare(text);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
+  const destroy = database.destroy.bind(database);
+  database.destroy = async () => {
+    connection.close();
+    await destroy();
+  };
+  readers.set(database, reader);
+  return reader;
+}

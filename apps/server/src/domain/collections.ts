@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database, DB } from '../db/schema.ts';
+import { nowIso } from './clock.ts';
+import { Conflict, NotFound } from './errors.ts';
+import type { FileStore } from './file-store.ts';
+import { onOrganizationDelete } from './organizations.ts';
+import type { ProviderActor } from './provider-actor.ts';
+import { addDocumentEvent, type CollectionRef } from './usage-events.ts';
+
+export const collectionMessages = {
+  exists: 'Collection already exists.',
+  notFound: 'Collection not found.',
+} as const;
+
+/** The collection of this name in the actor's organization, or 404. */
+export async function requireCollection(db: Kysely<DB>, organizationId: string, name: string): Promise<CollectionRef> {
+  const row = await db
+    .selectFrom('collections')
+    .select(['id', 'name'])
+    .where('organization_id', '=', organizationId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+  if (!row) throw new NotFound(collectionMessages.notFound);
+  return { organizationId, collectionId: row.id, collectionName: row.name };
+}
+
+export async function addCollection({ db }: Database, actor: Pick<ProviderActor, 'organizationId'>, input: { collection_name: string }) {
+  const existing = await db
+    .selectFrom('collections')
+    .select('id')
+    .where('organization_id', '=', actor.organizationId)
+    .where('name', '=', input.collection_name)
+    .executeTakeFirst();
+  if (existing) throw new Conflict(collectionMessages.exists);
+  try {
+    await db
+      .insertInto('collections')
+      .values({ id: randomUUID(), organization_id: actor.organizationId, name: input.collection_name, created_at: nowIso() })
+      .execute();
+  } catch (error) {
+    // Two adds of one name at once: the unique constraint decides, the loser gets 409.
+    if (/unique|duplicate/i.test(String((error as Error).message))) throw new Conflict(collectionMessages.exists);
+    throw error;
+  }
+  return { message: 'Success!' };
+}
+
+export async function listCollections({ db }: Database, actor: Pick<ProviderActor, 'organizationId'>) {
+  const rows = await db.selectFrom('collections').select('name').where('organization_id', '=', actor.organizationId).orderBy('name').execute();
+  return { collection_names: rows.map((row) => row.name) };
+}
+
+/** Deletes the collection with its documents, pages, chunks and index rows, then its unshared files. */
+export async function deleteCollection(database: Database, actor: ProviderActor, input: { collection_name: string }) {
+  const hashes = await database.db.transaction().execute(async (trx) => {
+    const collection = await requireCollection(trx, actor.organizationId, input.collection_name);
+    const documents = await trx
+      .selectFrom('documents')
+      .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.sum<number>('size').as('bytes')])
+      .where('collection_id', '=', collection.collectionId)
+      .executeTakeFirstOrThrow();
+    const files = await trx.selectFrom('documents').select('file_hash').distinct().where('collection_id', '=', collection.collectionId).execute();
+    if (Number(documents.count) > 0) {
+      await addDocumentEvent(trx, collection, 'deleted', { count: Number(documents.count), fileBytes: Number(documents.bytes ?? 0) });
+    }
+    await trx.deleteFrom('collections').where('id', '=', collection.collectionId).execute();
+    return files.map((row) => row.file_hash);
+  });
+  await actor.files.release(database, hashes);
+  return { message: 'Success!' };
+}
+
+const storesByDatabase = new WeakMap<Database, FileStore>();
+
+/**
+ * Where a database's raw files live, so deleting an organization also removes its files: the
+ * organization's collections go first (their rows cascade), then the files nobody else shares.
+ */
+export function attachFileStore(database: Database, files: FileStore): void {
+  storesByDatabase.set(database, files);
+}
+onOrganizationDelete(async (database, organizationId) => {
+  const files = storesByDatabase.get(database);
+  if (!files) return;
+  const rows = await database.db.selectFrom('documents').select('file_hash').distinct().where('organization_id', '=', organizationId).execute();
+  await database.db.deleteFrom('collections').where('organization_id', '=', organizationId).execute();
+  await files.release(database, rows.map((row) => row.file_hash));
+});

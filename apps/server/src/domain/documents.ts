@@ -1,0 +1,328 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { Kysely } from 'kysely';
+import type {
+  AddDocumentRequest,
+  DeleteDocumentRequest,
+  DocumentMetadata,
+  GetDocumentInfoListRequest,
+  GetDocumentInfoRequest,
+  GetPageInfoRequest,
+  UpdateDocumentRequest,
+} from '@sift/contracts';
+import type { Database, DB } from '../db/schema.ts';
+import type { DocumentSourceType, IndexStatus } from '../db/tables/retrieval.ts';
+import { nowIso } from './clock.ts';
+import { requireCollection } from './collections.ts';
+import { Conflict, DomainError, Invalid, NotFound } from './errors.ts';
+import type { ProviderActor } from './provider-actor.ts';
+import { addDocumentEvent } from './usage-events.ts';
+
+export const documentMessages = {
+  exists: 'Document already exists.',
+  notFound: 'Document not found.',
+  pageNotFound: 'Page not found.',
+} as const;
+
+const queue = new EventEmitter();
+queue.setMaxListeners(0);
+/** Called after a document becomes claimable, so idle in-process workers start at once. */
+export function onDocumentQueued(listener: () => void): () => void {
+  queue.on('queued', listener);
+  return () => queue.off('queued', listener);
+}
+const signalQueued = () => queue.emit('queued');
+
+/** The raw data of a document's content as stored on disk, and its size in bytes. */
+function rawContent(content: AddDocumentRequest['content']): { bytes: Buffer; size: number; sourceType: DocumentSourceType } {
+  switch (content.type) {
+    case 'text': {
+      const bytes = Buffer.from(content.text, 'utf8');
+      return { bytes, size: bytes.length, sourceType: 'text' };
+    }
+    case 'text-pages':
+    case 'text-pages-unordered':
+      return {
+        bytes: Buffer.from(JSON.stringify(content.pages), 'utf8'),
+        size: content.pages.reduce((total, page) => total + Buffer.byteLength(page, 'utf8'), 0),
+        sourceType: content.type,
+      };
+    case 'auto': {
+      const data = content.base64_data.replace(/\s+/g, '');
+      if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(data)) throw new Invalid('content.base64_data is not valid base64.');
+      const bytes = Buffer.from(data, 'base64');
+      return { bytes, size: bytes.length, sourceType: 'auto' };
+    }
+  }
+}
+
+const metadataRows = (documentId: string, metadata: DocumentMetadata) =>
+  Object.entries(metadata).flatMap(([key, value]) =>
+    [...new Set(Array.isArray(value) ? value : [value])].map((item) => ({ document_id: documentId, key, value: item })),
+  );
+
+async function writeMetadata(trx: Kysely<DB>, documentId: string, metadata: DocumentMetadata): Promise<void> {
+  const rows = metadataRows(documentId, metadata);
+  for (let start = 0; start < rows.length; start += 300) {
+    await trx.insertInto('document_metadata').values(rows.slice(start, start + 300)).execute();
+  }
+}
+
+/**
+ * Stores the raw data and queues the document as `not_parsed`. Answers `created: false` when
+ * `overwrite` replaced an existing document (which gets a new id: its old file URLs die).
+ */
+export async function addDocument(database: Database, actor: ProviderActor, input: AddDocumentRequest): Promise<{ created: boolean }> {
+  const { bytes, size, sourceType } = rawContent(input.content);
+  const fileHash = await actor.files.put(bytes);
+  let replacedHash: string | null = null;
+  try {
+    await database.db.transaction().execute(async (trx) => {
+      const collection = await requireCollection(trx, actor.organizationId, input.collection_name);
+      const existing = await trx
+        .selectFrom('documents')
+        .select(['id', 'file_hash'])
+        .where('collection_id', '=', collection.collectionId)
+        .where('path', '=', input.path)
+        .executeTakeFirst();
+      if (existing && !input.overwrite) throw new Conflict(documentMessages.exists);
+      if (existing) {
+        await trx.deleteFrom('documents').where('id', '=', existing.id).execute();
+        replacedHash = existing.file_hash;
+      }
+      const now = nowIso();
+      const id = randomUUID();
+      await trx
+        .insertInto('documents')
+        .values({
+          id,
+          organization_id: actor.organizationId,
+          collection_id: collection.collectionId,
+          path: input.path,
+          metadata: JSON.stringify(input.metadata),
+          index_status: 'not_parsed',
+          source_type: sourceType,
+          size,
+          file_hash: fileHash,
+          created_at: now,
+          updated_at: now,
+          num_pages: null,
+          error: null,
+          lease_owner: null,
+          lease_expires_at: null,
+          attempts: 0,
+          text: null,
+          text_bytes: 0,
+        })
+        .execute();
+      await writeMetadata(trx, id, input.metadata);
+      await addDocumentEvent(trx, collection, 'added', { fileBytes: size });
+    });
+  } catch (error) {
+    if (/unique|duplicate/i.test(String((error as Error).message))) {
+      await actor.files.release(database, [fileHash]);
+      throw new Conflict(documentMessages.exists);
+    }
+    await actor.files.release(database, [fileHash]);
+    throw error;
+  }
+  if (replacedHash && replacedHash !== fileHash) await actor.files.release(database, [replacedHash]);
+  signalQueued();
+  return { created: replacedHash === null };
+}
+
+async function requireDocument(trx: Kysely<DB>, collectionId: string, path: string) {
+  const row = await trx
+    .selectFrom('documents')
+    .select(['id', 'index_status', 'metadata'])
+    .where('collection_id', '=', collectionId)
+    .where('path', '=', path)
+    .executeTakeFirst();
+  if (!row) throw new NotFound(documentMessages.notFound);
+  return row;
+}
+
+/** Which failed status each retry status may replace. */
+const retryFrom: Record<'not_parsed' | 'not_indexed', IndexStatus> = { not_parsed: 'parsing_failed', not_indexed: 'indexing_failed' };
+
+/**
+ * New metadata replaces the old (an indexed document goes back to `not_indexed` to be indexed
+ * with it); `index_status` retries a failed document.
+ */
+export async function updateDocument(database: Database, actor: Pick<ProviderActor, 'organizationId'>, input: UpdateDocumentRequest) {
+  let requeued = false;
+  await database.db.transaction().execute(async (trx) => {
+    const collection = await requireCollection(trx, actor.organizationId, input.collection_name);
+    const document = await requireDocument(trx, collection.collectionId, input.path);
+    let status = document.index_status;
+    if (input.index_status) {
+      const required = retryFrom[input.index_status];
+      if (status !== required) {
+        throw new DomainError(400, `index_status can be set to ${input.index_status} only when it is ${required}; this document is ${status}.`);
+      }
+      status = input.index_status;
+    }
+    if (input.metadata) {
+      await trx.deleteFrom('document_metadata').where('document_id', '=', document.id).execute();
+      await writeMetadata(trx, document.id, input.metadata);
+      if (status === 'indexed') status = 'not_indexed';
+    }
+    requeued = status !== document.index_status;
+    await trx
+      .updateTable('documents')
+      .set({
+        ...(input.metadata ? { metadata: JSON.stringify(input.metadata) } : {}),
+        ...(requeued ? { index_status: status, error: null, attempts: 0, lease_owner: null, lease_expires_at: null } : {}),
+        updated_at: nowIso(),
+      })
+      .where('id', '=', document.id)
+      .execute();
+  });
+  if (requeued) signalQueued();
+  return { message: 'Success!' };
+}
+
+/** Deletes one path or up to 64; 404 only when none of them exists. */
+export async function deleteDocuments(database: Database, actor: ProviderActor, input: DeleteDocumentRequest) {
+  const paths = [...new Set(Array.isArray(input.path) ? input.path : [input.path])];
+  const deleted = await database.db.transaction().execute(async (trx) => {
+    const collection = await requireCollection(trx, actor.organizationId, input.collection_name);
+    const rows = await trx
+      .selectFrom('documents')
+      .select(['id', 'path', 'file_hash', 'size'])
+      .where('collection_id', '=', collection.collectionId)
+      .where('path', 'in', paths)
+      .execute();
+    if (rows.length === 0) throw new NotFound(documentMessages.notFound);
+    await trx.deleteFrom('documents').where('id', 'in', rows.map((row) => row.id)).execute();
+    await addDocumentEvent(trx, collection, 'deleted', { count: rows.length, fileBytes: rows.reduce((total, row) => total + Number(row.size), 0) });
+    return rows;
+  });
+  await actor.files.release(database, deleted.map((row) => row.file_hash));
+  const found = new Set(deleted.map((row) => row.path));
+  return { deleted_paths: paths.filter((path) => found.has(path)) };
+}
+
+const documentColumns = ['id', 'path', 'metadata', 'index_status', 'size', 'num_pages', 'created_at'] as const;
+
+export async function getDocumentInfo(database: Database, actor: ProviderActor, input: GetDocumentInfoRequest) {
+  const { db } = database;
+  const collection = await requireCollection(db, actor.organizationId, input.collection_name);
+  const row = await db
+    .selectFrom('documents')
+    .select([...documentColumns, ...(input.include_content ? (['text'] as const) : [])])
+    .where('collection_id', '=', collection.collectionId)
+    .where('path', '=', input.path)
+    .executeTakeFirst();
+  if (!row) throw new NotFound(documentMessages.notFound);
+  const { created_at: _created, ...fields } = await documentFields(row, collection.collectionName, actor);
+  return { document: { ...fields, content: input.include_content ? ((row as { text?: string | null }).text ?? null) : null } };
+}
+
+/** One page of a collection's documents sorted by path (binary order), after `path_gt`. */
+export async function listDocuments(database: Database, actor: ProviderActor, input: GetDocumentInfoListRequest) {
+  const { db } = database;
+  const collection = await requireCollection(db, actor.organizationId, input.collection_name);
+  let query = db.selectFrom('documents').select(documentColumns).where('collection_id', '=', collection.collectionId);
+  if (input.path_prefix) {
+    // Every path starting with the prefix sorts between it and it + the highest code point.
+    query = query.where('path', '>=', input.path_prefix).where('path', '<', `${input.path_prefix}\u{10FFFF}`);
+  }
+  if (input.path_gt != null) query = query.where('path', '>', input.path_gt);
+  const rows = await query.orderBy('path').limit(input.limit).execute();
+  const documents = await Promise.all(rows.map((row) => documentFields(row, collection.collectionName, actor)));
+  return { documents };
+}
+
+export async function getPageInfo(database: Database, actor: ProviderActor, input: GetPageInfoRequest) {
+  const { db } = database;
+  const collection = await requireCollection(db, actor.organizationId, input.collection_name);
+  const document = await requireDocument(db, collection.collectionId, input.path);
+  const page = await db
+    .selectFrom('pages')
+    .select(['id', 'page_index', ...(input.include_content ? (['content'] as const) : [])])
+    .where('document_id', '=', document.id)
+    .where('page_index', '=', input.page_index)
+    .executeTakeFirst();
+  if (!page) throw new NotFound(documentMessages.pageNotFound);
+  return {
+    page: {
+      id: page.id,
+      collection_name: collection.collectionName,
+      path: input.path,
+      page_index: page.page_index,
+      content: input.include_content ? ((page as { content?: string }).content ?? null) : null,
+      image_url: null,
+    },
+  };
+}
+
+type DocumentRow = Pick<DB['documents'], (typeof documentColumns)[number]>;
+
+async function documentFields(row: DocumentRow, collectionName: string, actor: ProviderActor) {
+  return {
+    id: row.id,
+    collection_name: collectionName,
+    path: row.path,
+    metadata: JSON.parse(row.metadata) as DocumentMetadata,
+    index_status: row.index_status,
+    created_at: row.created_at,
+    size: Number(row.size),
+    num_pages: row.num_pages,
+    file_url: await actor.fileUrl(row.id),
+  };
+}
+
+/** Document counts by status, for one collection or the whole organization. */
+export async function getStatus({ db }: Database, actor: Pick<ProviderActor, 'organizationId'>, input: { collection_name?: string | null }) {
+  let query = db
+    .selectFrom('documents')
+    .select((eb) => ['index_status', eb.fn.countAll<number>().as('count'), eb.fn.sum<number>('text_bytes').as('bytes')])
+    .groupBy('index_status');
+  if (input.collection_name != null) {
+    const collection = await requireCollection(db, actor.organizationId, input.collection_name);
+    query = query.where('collection_id', '=', collection.collectionId);
+  } else {
+    query = query.where('organization_id', '=', actor.organizationId);
+  }
+  const counts: Record<string, number> = {};
+  let indexedBytes = 0;
+  for (const row of await query.execute()) {
+    counts[row.index_status] = Number(row.count);
+    if (row.index_status === 'indexed') indexedBytes = Number(row.bytes ?? 0);
+  }
+  const count = (...statuses: IndexStatus[]) => statuses.reduce((total, status) => total + (counts[status] ?? 0), 0);
+  return {
+    num_documents: Object.values(counts).reduce((total, value) => total + value, 0),
+    num_parsing_documents: count('not_parsed', 'parsing'),
+    num_indexing_documents: count('not_indexed', 'indexing'),
+    num_indexed_documents: count('indexed'),
+    num_failed_documents: count('parsing_failed', 'indexing_failed'),
+    num_indexed_bytes: indexedBytes,
+  };
+}
+
+/** The raw file behind a verified `file_url` token, with the content type to serve it as. */
+export async function openDocumentFile({ db }: Database, documentId: string) {
+  const row = await db.selectFrom('documents').select(['path', 'source_type', 'file_hash']).where('id', '=', documentId).executeTakeFirst();
+  if (!row) throw new NotFound(documentMessages.notFound);
+  return { fileHash: row.file_hash, contentType: contentTypeOf(row.source_type, row.path) };
+}
+
+const extensionTypes: Record<string, string> = {
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  html: 'text/html; charset=utf-8',
+  htm: 'text/html; charset=utf-8',
+  md: 'text/markdown; charset=utf-8',
+  txt: 'text/plain; charset=utf-8',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+};
+
+function contentTypeOf(sourceType: DocumentSourceType, path: string): string {
+  if (sourceType === 'text') return 'text/plain; charset=utf-8';
+  if (sourceType !== 'auto') return 'application/json; charset=utf-8';
+  return extensionTypes[path.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
+}

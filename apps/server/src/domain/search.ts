@@ -1,0 +1,101 @@
+import type { DocumentMetadata, TopDocumentsRequest, TopPagesRequest, TopSnippetsRequest } from '@sift/contracts';
+import { type DocumentHit, filteredDocuments, searchIndex } from '../db/search/index.ts';
+import type { Database } from '../db/schema.ts';
+import { countTokens } from '../ingest/tokens.ts';
+import { requireCollection } from './collections.ts';
+import { parseMetadataFilter } from './metadata-filter.ts';
+import type { ProviderActor } from './provider-actor.ts';
+import { addQueryEvent, type CollectionRef } from './usage-events.ts';
+
+/**
+ * Queries of the provider API: BM25 ranking per granularity (db/search), scores in 0..1, the
+ * metadata filter, and one query usage event per call. `latency_mode` and `reranker` are
+ * accepted for compatibility; ranking is the index's own.
+ */
+
+const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
+
+async function documentResults(hits: Omit<DocumentHit, 'score'>[], scores: Map<string, number>, includeMetadata: boolean, actor: ProviderActor) {
+  const seen = new Set<string>();
+  const unique = hits.filter((hit) => !seen.has(hit.documentId) && seen.add(hit.documentId));
+  return Promise.all(
+    unique.map(async (hit) => ({
+      path: hit.path,
+      score: scores.get(hit.documentId) ?? 0,
+      metadata: includeMetadata ? (JSON.parse(hit.metadata) as DocumentMetadata) : null,
+      file_url: await actor.fileUrl(hit.documentId),
+    })),
+  );
+}
+
+async function recordQuery(
+  database: Database,
+  collection: CollectionRef,
+  queryType: 'fine' | 'coarse' | 'pages' | 'documents',
+  query: string | null,
+  results: { content?: string | null }[],
+  startedAt: number,
+) {
+  await database.db.transaction().execute((trx) =>
+    addQueryEvent(trx, collection, queryType, {
+      queryBytes: query ? utf8(query) : 0,
+      queriedBytes: results.reduce((total, result) => total + (result.content ? utf8(result.content) : 0), 0),
+      queryTokens: query ? countTokens(query) : 0,
+      results: results.length,
+      timeMs: performance.now() - startedAt,
+    }),
+  );
+}
+
+export async function topDocuments(database: Database, actor: ProviderActor, input: TopDocumentsRequest) {
+  const startedAt = performance.now();
+  const collection = await requireCollection(database.db, actor.organizationId, input.collection_name);
+  const filter = parseMetadataFilter(input.filter);
+  const hits =
+    input.query === null
+      ? await filteredDocuments(database, collection.collectionId, filter, input.k)
+      : await searchIndex(database).topDocuments({ collectionId: collection.collectionId, query: input.query, k: input.k, filter });
+  const results = await documentResults(hits, new Map(hits.map((hit) => [hit.documentId, hit.score])), input.include_metadata, actor);
+  await recordQuery(database, collection, 'documents', input.query, results.map(() => ({})), startedAt);
+  return { results };
+}
+
+export async function topPages(database: Database, actor: ProviderActor, input: TopPagesRequest) {
+  const startedAt = performance.now();
+  const collection = await requireCollection(database.db, actor.organizationId, input.collection_name);
+  const filter = parseMetadataFilter(input.filter);
+  const hits = await searchIndex(database).topPages({ collectionId: collection.collectionId, query: input.query, k: input.k, filter });
+  const results = hits.map((hit) => ({
+    path: hit.path,
+    page_index: hit.pageIndex,
+    score: hit.score,
+    content: input.include_content ? hit.content : null,
+    image_url: null,
+  }));
+  const best = new Map<string, number>();
+  for (const hit of hits) best.set(hit.documentId, Math.max(best.get(hit.documentId) ?? 0, hit.score));
+  const document_results = await documentResults(hits, best, input.include_metadata, actor);
+  await recordQuery(database, collection, 'pages', input.query, results, startedAt);
+  return { results, document_results };
+}
+
+export async function topSnippets(database: Database, actor: ProviderActor, input: TopSnippetsRequest) {
+  const startedAt = performance.now();
+  const collection = await requireCollection(database.db, actor.organizationId, input.collection_name);
+  const filter = parseMetadataFilter(input.filter);
+  const granularity = input.precise_responses ? 'fine' : 'coarse';
+  const hits = await searchIndex(database).topSnippets({ collectionId: collection.collectionId, query: input.query, k: input.k, filter, granularity });
+  const results = hits.map((hit) => ({
+    path: hit.path,
+    start_index: hit.startIndex,
+    end_index: hit.endIndex,
+    page_span: [hit.pageStart, hit.pageEnd] as [number, number],
+    content: hit.content,
+    score: hit.score,
+  }));
+  const best = new Map<string, number>();
+  for (const hit of hits) best.set(hit.documentId, Math.max(best.get(hit.documentId) ?? 0, hit.score));
+  const document_results = await documentResults(hits, best, input.include_document_metadata, actor);
+  await recordQuery(database, collection, granularity, input.query, results, startedAt);
+  return { results, document_results };
+}

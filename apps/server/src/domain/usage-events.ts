@@ -1,0 +1,94 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+
+/**
+ * Usage events of spec §3, added into one row per organization, collection, kind and minute.
+ * Callers pass the transaction of the action they count, so an event exists iff its action did.
+ */
+export const minuteWindow = (at = Date.now()): number => Math.floor(at / 60_000) * 60;
+
+export interface CollectionRef {
+  organizationId: string;
+  collectionId: string;
+  collectionName: string;
+}
+
+type DocumentCounters = Partial<{
+  count: number;
+  fileBytes: number;
+  contentTokens: number;
+  coarseChunks: number;
+  fineChunks: number;
+  pages: number;
+  ocrPages: number;
+  timeMs: number;
+}>;
+
+export async function addDocumentEvent(
+  trx: Kysely<DB>,
+  collection: CollectionRef,
+  eventType: 'added' | 'deleted' | 'parsed' | 'indexed',
+  counters: DocumentCounters,
+): Promise<void> {
+  const row = {
+    window_start: minuteWindow(),
+    organization_id: collection.organizationId,
+    collection_id: collection.collectionId,
+    collection_name: collection.collectionName,
+    event_type: eventType,
+    event_count: counters.count ?? 1,
+    total_file_size_bytes: counters.fileBytes ?? 0,
+    total_content_tokens: counters.contentTokens ?? 0,
+    total_llm_tokens: 0,
+    total_embedding_tokens: 0,
+    total_coarse_chunks: counters.coarseChunks ?? 0,
+    total_fine_chunks: counters.fineChunks ?? 0,
+    total_pages: counters.pages ?? 0,
+    total_ocr_pages: counters.ocrPages ?? 0,
+    total_time_taken_ms: Math.round(counters.timeMs ?? 0),
+  };
+  const added = [
+    'event_count', 'total_file_size_bytes', 'total_content_tokens', 'total_coarse_chunks', 'total_fine_chunks',
+    'total_pages', 'total_ocr_pages', 'total_time_taken_ms',
+  ] as const;
+  await trx
+    .insertInto('document_usage')
+    .values(row)
+    .onConflict((conflict) =>
+      conflict
+        .columns(['organization_id', 'window_start', 'collection_id', 'event_type'])
+        .doUpdateSet((eb) => Object.fromEntries(added.map((column) => [column, eb(`document_usage.${column}`, '+', eb.ref(`excluded.${column}`))]))),
+    )
+    .execute();
+}
+
+export async function addQueryEvent(
+  trx: Kysely<DB>,
+  collection: CollectionRef,
+  queryType: 'fine' | 'coarse' | 'pages' | 'documents',
+  counters: { queryBytes: number; queriedBytes: number; queryTokens: number; results: number; timeMs: number },
+): Promise<void> {
+  const row = {
+    window_start: minuteWindow(),
+    organization_id: collection.organizationId,
+    collection_id: collection.collectionId,
+    collection_name: collection.collectionName,
+    query_type: queryType,
+    event_count: 1,
+    total_query_bytes: counters.queryBytes,
+    total_queried_bytes: counters.queriedBytes,
+    total_query_tokens: counters.queryTokens,
+    total_results_returned: counters.results,
+    total_time_taken_ms: Math.round(counters.timeMs),
+  };
+  const added = ['event_count', 'total_query_bytes', 'total_queried_bytes', 'total_query_tokens', 'total_results_returned', 'total_time_taken_ms'] as const;
+  await trx
+    .insertInto('query_usage')
+    .values(row)
+    .onConflict((conflict) =>
+      conflict
+        .columns(['organization_id', 'window_start', 'collection_id', 'query_type'])
+        .doUpdateSet((eb) => Object.fromEntries(added.map((column) => [column, eb(`query_usage.${column}`, '+', eb.ref(`excluded.${column}`))]))),
+    )
+    .execute();
+}

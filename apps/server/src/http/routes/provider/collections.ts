@@ -1,0 +1,32 @@
+import { AddCollectionRequest, DefaultResponse, DeleteCollectionRequest, GetCollectionListRequest, GetCollectionListResponse } from '@sift/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { addCollection, deleteCollection, listCollections } from '../../../domain/collections.ts';
+import { requireWriteAccess } from '../../plugins/api-key-auth.ts';
+import type { AppContext } from '../../context.ts';
+import { providerActor } from './actor.ts';
+
+export const collectionRoutes: FastifyPluginAsyncZod<AppContext> = async (app, context) => {
+  const { database } = context;
+  const tags = ['Collections'];
+  app.post(
+    '/collections/add-collection',
+    { schema: { tags, body: AddCollectionRequest, response: { 201: DefaultResponse } } },
+    async (request, reply) => {
+      requireWriteAccess(request);
+      return reply.status(201).send(await addCollection(database, request.apiKey, request.body));
+    },
+  );
+  app.post(
+    '/collections/get-collection-list',
+    { schema: { tags, body: GetCollectionListRequest, response: { 200: GetCollectionListResponse } } },
+    async (request) => listCollections(database, request.apiKey),
+  );
+  app.post(
+    '/collections/delete-collection',
+    { schema: { tags, body: DeleteCollectionRequest, response: { 200: DefaultResponse } } },
+    async (request) => {
+      requireWriteAccess(request);
+      return deleteCollection(database, providerActor(request, context), request.body);
+    },
+  );
+};

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { DocumentIndexStatus, DocumentMetadata } from './common.ts';
+
+export const TextDocumentContent = z.object({ type: z.literal('text'), text: z.string() });
+export const TextPagesDocumentContent = z.object({
+  type: z.enum(['text-pages', 'text-pages-unordered']),
+  pages: z.array(z.string()),
+});
+/** A file (PDF, DOCX, HTML, Markdown, plain text, PNG/JPEG) whose type is deduced from its bytes and path. */
+export const BinaryDocumentContent = z.object({ type: z.literal('auto'), base64_data: z.string() });
+
+export const DocumentContent = z.discriminatedUnion('type', [TextDocumentContent, TextPagesDocumentContent, BinaryDocumentContent]);
+export type DocumentContent = z.infer<typeof DocumentContent>;
+
+export const AddDocumentRequest = z.object({
+  collection_name: z.string(),
+  path: z.string().min(1, 'must not be empty'),
+  content: DocumentContent,
+  metadata: DocumentMetadata.default({}),
+  overwrite: z.boolean().default(false),
+});
+export type AddDocumentRequest = z.infer<typeof AddDocumentRequest>;
+
+export const UpdateDocumentRequest = z.object({
+  collection_name: z.string(),
+  path: z.string(),
+  metadata: DocumentMetadata.nullish(),
+  index_status: z.enum(['not_parsed', 'not_indexed']).nullish(),
+});
+export type UpdateDocumentRequest = z.infer<typeof UpdateDocumentRequest>;
+
+export const DeleteDocumentRequest = z.object({
+  collection_name: z.string(),
+  path: z.union([
+    z.string(),
+    z.array(z.string()).min(1, 'give between 1 and 64 paths').max(64, 'give between 1 and 64 paths'),
+  ]),
+});
+export type DeleteDocumentRequest = z.infer<typeof DeleteDocumentRequest>;
+
+export const DeleteDocumentResponse = z.object({ deleted_paths: z.array(z.string()) });
+export type DeleteDocumentResponse = z.infer<typeof DeleteDocumentResponse>;
+
+export const GetDocumentInfoRequest = z.object({
+  collection_name: z.string(),
+  path: z.string(),
+  include_content: z.boolean().default(false),
+});
+export type GetDocumentInfoRequest = z.infer<typeof GetDocumentInfoRequest>;
+
+const documentFields = {
+  id: z.uuid(),
+  collection_name: z.string(),
+  path: z.string(),
+  metadata: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+  index_status: DocumentIndexStatus,
+  size: z.number().int(),
+  num_pages: z.number().int().nullable(),
+  file_url: z.string(),
+};
+
+export const DocumentInfo = z.object({ ...documentFields, content: z.string().nullable() });
+export type DocumentInfo = z.infer<typeof DocumentInfo>;
+
+export const GetDocumentInfoResponse = z.object({ document: DocumentInfo });
+export type GetDocumentInfoResponse = z.infer<typeof GetDocumentInfoResponse>;
+
+export const GetDocumentInfoListRequest = z.object({
+  collection_name: z.string(),
+  limit: z.number().int().min(1).max(1024).default(1024),
+  path_prefix: z.string().nullish(),
+  path_gt: z.string().nullish(),
+});
+export type GetDocumentInfoListRequest = z.infer<typeof GetDocumentInfoListRequest>;
+
+export const DocumentListItem = z.object({ ...documentFields, created_at: z.string() });
+export type DocumentListItem = z.infer<typeof DocumentListItem>;
+
+export const GetDocumentInfoListResponse = z.object({ documents: z.array(DocumentListItem) });
+export type GetDocumentInfoListResponse = z.infer<typeof GetDocumentInfoListResponse>;
+
+export const GetPageInfoRequest = z.object({
+  collection_name: z.string(),
+  path: z.string(),
+  page_index: z.number().int().min(0),
+  include_content: z.boolean().default(false),
+});
+export type GetPageInfoRequest = z.infer<typeof GetPageInfoRequest>;
+
+export const PageInfo = z.object({
+  id: z.uuid(),
+  collection_name: z.string(),
+  path: z.string(),
+  page_index: z.number().int(),
+  content: z.string().nullable(),
+  image_url: z.string().nullable(),
+});
+export type PageInfo = z.infer<typeof PageInfo>;
+
+export const GetPageInfoResponse = z.object({ page: PageInfo });
+export type GetPageInfoResponse = z.infer<typeof GetPageInfoResponse>;
+
+/** `GET /documents/get-document?token=`: the signed, expiring token inside `file_url`. */
+export const GetDocumentQuery = z.object({ token: z.string().min(1) });
