@@ -18,6 +18,6 @@ export function hashedNgramEmbedder(id: string): EmbedModel {
     id,
     dimensions,
     // Symmetric: queries and documents are embedded alike, so `inputType` changes nothing.
-    embed: async (texts, options) => hashedNgramEmbeddings(texts, dimensions[0], options.dimensions),
+    embed: async (texts, options) => hashedNgramEmbeddings(texts, options.dimensions),
   };
 }

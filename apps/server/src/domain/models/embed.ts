@@ -22,6 +22,13 @@ export function float32Base64(vector: Float32Array): string {
   return bytes.toString('base64');
 }
 
+/** Array.from on a typed array takes V8's slow generic path; a counted loop is ~10x faster. */
+function toNumbers(vector: Float32Array): number[] {
+  const numbers = new Array<number>(vector.length);
+  for (let i = 0; i < vector.length; i++) numbers[i] = vector[i]!;
+  return numbers;
+}
+
 /**
  * Embeds each input with the requested model, in input order. Nothing is stored and the
  * vectors depend on nothing but the text, the model and `dimensions`.
@@ -40,7 +47,7 @@ export async function embed(input: EmbedRequest): Promise<EmbedResponse> {
   const vectors = await model.embed(texts, { inputType: input.input_type, dimensions });
   return {
     results: vectors.map((vector) => ({
-      embedding: input.encoding_format === 'base64' ? float32Base64(vector) : Array.from(vector),
+      embedding: input.encoding_format === 'base64' ? float32Base64(vector) : toNumbers(vector),
     })),
     usage: { total_bytes: totalBytes, total_tokens: texts.reduce((sum, text) => sum + countTokens(text), 0) },
   };

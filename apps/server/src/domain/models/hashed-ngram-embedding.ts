@@ -8,9 +8,10 @@ import { normalizeText, stem, words } from './text.ts';
  * features do not dominate, and the vector is L2-normalised. Cosine similarity therefore
  * measures shared vocabulary and spelling, not meaning: synonyms do not meet.
  *
- * Smaller `dimensions` fold the full vector (bucket i goes to i mod d). Every option divides the
- * largest, so that is exactly the same hashing done into d buckets. Deterministic; a text's
- * vector never depends on the other inputs. An empty text (no words) has the zero vector.
+ * Smaller `dimensions` hash into fewer buckets (h mod d). Every option divides the largest, so a
+ * smaller vector is the full one folded (bucket i added into i mod d) before damping.
+ * Deterministic; a text's vector never depends on the other inputs. An empty text (no words)
+ * has the zero vector.
  */
 
 const WORD_WEIGHT = 1;
@@ -20,12 +21,22 @@ const SEED_WORD = 0x9e3779b9;
 const SEED_PAIR = 0x85ebca6b;
 const SEED_TRIGRAM = 0xc2b2ae35;
 
-/** FNV-1a over UTF-16 code units of s[start, end), seeded per feature kind. */
-function hash(s: string, start: number, end: number, seed: number): number {
+/** FNV-1a over UTF-16 code units, seeded per feature kind. */
+function hash(s: string, seed: number): number {
   let h = (0x811c9dc5 ^ seed) >>> 0;
-  for (let i = start; i < end; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+const BEGIN = 0x3c; // '<'
+const END = 0x3e; // '>'
+
+/** FNV-1a of the trigram of `<word>` starting at `i` (-1 is the begin mark), without building the string. */
+function trigramHash(word: string, i: number): number {
+  let h = (0x811c9dc5 ^ SEED_TRIGRAM) >>> 0;
+  for (let j = i; j < i + 3; j++) {
+    const c = j < 0 ? BEGIN : j >= word.length ? END : word.charCodeAt(j);
+    h = Math.imul(h ^ c, 0x01000193);
   }
   return h >>> 0;
 }
@@ -43,47 +54,42 @@ function add(vector: Float64Array, h: number, weight: number): void {
   vector[h % vector.length]! += mix(h) & 1 ? weight : -weight;
 }
 
-/** The raw (undamped, unnormalised) feature sums of a text in `size` buckets. */
-export function featureSums(text: string, size: number): Float64Array {
-  const vector = new Float64Array(size);
-  const tokens = words(normalizeText(text));
-  let previous = '';
-  for (const word of tokens) {
-    const stemmed = stem(word);
-    add(vector, hash(stemmed, 0, stemmed.length, SEED_WORD), WORD_WEIGHT);
-    if (previous) {
-      const pair = `${previous} ${stemmed}`;
-      add(vector, hash(pair, 0, pair.length, SEED_PAIR), PAIR_WEIGHT);
-    }
-    previous = stemmed;
-    // Trigrams of the word with boundary marks, so short words still yield one (`<a>`).
-    const padded = `<${word}>`;
-    for (let i = 0; i + 3 <= padded.length; i++) add(vector, hash(padded, i, i + 3, SEED_TRIGRAM), TRIGRAM_WEIGHT);
+/** Adds the raw (undamped, unnormalised) feature sums of a text into `vector` (its length is the bucket count). */
+export function addFeatures(text: string, vector: Float64Array): void {
+  let previous = -1;
+  for (const word of words(normalizeText(text))) {
+    const current = hash(stem(word), SEED_WORD);
+    add(vector, current, WORD_WEIGHT);
+    // The pair feature: the two words' hashes combined, in order.
+    if (previous >= 0) add(vector, mix((Math.imul(previous, 0x01000193) ^ current ^ SEED_PAIR) >>> 0), PAIR_WEIGHT);
+    previous = current;
+    // Trigrams of `<word>`, boundary marks included, so a short word still yields one (`<a>`).
+    for (let i = -1; i + 2 <= word.length; i++) add(vector, trigramHash(word, i), TRIGRAM_WEIGHT);
   }
-  return vector;
 }
 
-/** Folds `full` into `dimensions` buckets, damps, L2-normalises, as float32 (`full` is reused). */
-export function finish(full: Float64Array, dimensions: number): Float32Array {
-  let folded = full;
-  if (dimensions !== full.length) {
-    folded = new Float64Array(dimensions);
-    for (let i = 0; i < full.length; i++) folded[i % dimensions]! += full[i]!;
-  }
+/** Damps and L2-normalises the feature sums into `out` (float32). */
+export function finish(sums: Float64Array, out: Float32Array): void {
   let norm = 0;
-  for (let i = 0; i < dimensions; i++) {
-    const x = folded[i]!;
-    folded[i] = Math.sign(x) * Math.sqrt(Math.abs(x));
-    norm += Math.abs(x);
-  }
-  const out = new Float32Array(dimensions);
-  if (norm === 0) return out;
+  for (let i = 0; i < sums.length; i++) norm += Math.abs(sums[i]!);
+  // After damping x -> sign(x)·sqrt(|x|), the squared norm is the sum of |x|.
+  if (norm === 0) return;
   const scale = 1 / Math.sqrt(norm);
-  for (let i = 0; i < dimensions; i++) out[i] = folded[i]! * scale;
-  return out;
+  for (let i = 0; i < sums.length; i++) {
+    const x = sums[i]!;
+    out[i] = (x < 0 ? -Math.sqrt(-x) : Math.sqrt(x)) * scale;
+  }
 }
 
-/** One vector per text, `dimensions` long (a divisor of `size`). */
-export function hashedNgramEmbeddings(texts: readonly string[], size: number, dimensions: number): Float32Array[] {
-  return texts.map((text) => finish(featureSums(text, size), dimensions));
+/** One vector of `dimensions` floats per text: views into one allocation. */
+export function hashedNgramEmbeddings(texts: readonly string[], dimensions: number): Float32Array[] {
+  const all = new Float32Array(texts.length * dimensions);
+  const sums = new Float64Array(dimensions);
+  return texts.map((text, t) => {
+    sums.fill(0);
+    addFeatures(text, sums);
+    const out = all.subarray(t * dimensions, (t + 1) * dimensions);
+    finish(sums, out);
+    return out;
+  });
 }
