@@ -1,4 +1,19 @@
-/** Placeholder until this screen's issue lands: the shell with an empty main area. */
+import { lazy, Suspense } from 'react';
+import { ScreenLoading } from '@/components/ui/screen-loading';
+import { useRouteVisited } from '@/lib/use-route-visited';
+
+const CollectionsView = lazy(() => import('./collections-view').then((m) => ({ default: m.CollectionsView })));
+
+/**
+ * The Collections screen. It stays mounted with the others (spec §2); its code is a separate
+ * chunk, fetched the first time the route is shown, so the first load of other screens stays light.
+ */
 export function CollectionsScreen() {
-  return null;
+  const visited = useRouteVisited('collections');
+  if (!visited) return null;
+  return (
+    <Suspense fallback={<ScreenLoading />}>
+      <CollectionsView />
+    </Suspense>
+  );
 }

@@ -1,4 +1,19 @@
-/** Placeholder until this screen's issue lands: the shell with an empty main area. */
+import { lazy, Suspense } from 'react';
+import { ScreenLoading } from '@/components/ui/screen-loading';
+import { useRouteVisited } from '@/lib/use-route-visited';
+
+const SearchView = lazy(() => import('./search-view').then((m) => ({ default: m.SearchView })));
+
+/**
+ * The Search screen. It stays mounted with the others (spec §2); its code is a separate chunk,
+ * fetched the first time the route is shown, so the first load of other screens stays light.
+ */
 export function SearchScreen() {
-  return null;
+  const visited = useRouteVisited('search');
+  if (!visited) return null;
+  return (
+    <Suspense fallback={<ScreenLoading />}>
+      <SearchView />
+    </Suspense>
+  );
 }

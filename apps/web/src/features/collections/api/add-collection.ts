@@ -1,0 +1,19 @@
+import { useMutation } from '@tanstack/react-query';
+import { useCurrentOrganization } from '@/lib/current-organization';
+import { createProviderClient } from '@/lib/provider-client';
+
+export async function addCollection(workingKey: string, collectionName: string): Promise<void> {
+  await createProviderClient(workingKey).collections.add({ collection_name: collectionName });
+}
+
+/** Creates a collection with the working key, then reloads the organization's collections list. */
+export function useAddCollection() {
+  const { workingKey, reloadCollections } = useCurrentOrganization();
+  return useMutation({
+    mutationFn: (collectionName: string) => {
+      if (!workingKey) throw new Error('No API Key is available. Please create an API Key!');
+      return addCollection(workingKey, collectionName);
+    },
+    onSuccess: () => reloadCollections(),
+  });
+}

@@ -1,0 +1,126 @@
+import { useQuery } from '@tanstack/react-query';
+import { FolderPlus, Search } from 'lucide-react';
+import { useEffect, useReducer, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Page } from '@/components/ui/page';
+import { useCurrentOrganization } from '@/lib/current-organization';
+import { collectionStatusQueryOptions } from '../api/get-collection-status';
+import { documentsQueryOptions } from '../api/list-documents';
+import { collectionsMessages } from '../collections-messages';
+import { collectionsReducer, initialCollectionsState } from '../collections-state';
+import { useDebouncedValue } from '../use-debounced-value';
+import { useFileUploads } from '../use-file-uploads';
+import { useNow } from '../use-now';
+import { CollectionPicker } from './collection-picker';
+import { CollectionStatusCounters } from './collection-status-counters';
+import { CreateCollectionDialog } from './create-collection-dialog';
+import { DocumentContentPane } from './document-content-pane';
+import { DocumentsTable } from './documents-table';
+import { FileUploadPanel } from './file-upload-panel';
+
+/** The Collections screen (spec §2 "Collections", §4): browse, search by prefix, read, upload. */
+export function CollectionsView() {
+  const { organizationId, workingKey, collectionsList, status: organizationStatus } = useCurrentOrganization();
+  const [state, dispatch] = useReducer(collectionsReducer, initialCollectionsState);
+  const [creating, setCreating] = useState(false);
+  const now = useNow();
+  const fileUploads = useFileUploads(workingKey);
+
+  // Another organization, or a collection that no longer exists, leaves nothing chosen.
+  useEffect(() => {
+    if (organizationStatus === 'success' && state.name !== null && !collectionsList.includes(state.name)) {
+      dispatch({ type: 'selectCollection', name: null });
+    }
+  }, [organizationStatus, collectionsList, state.name]);
+  useEffect(() => {
+    dispatch({ type: 'selectCollection', name: null });
+  }, [organizationId]);
+
+  const name = workingKey ? state.name : null;
+  const prefix = useDebouncedValue(state.searchQuery);
+  const collectionStatus = useQuery(collectionStatusQueryOptions(workingKey, name));
+  const documents = useQuery(documentsQueryOptions(workingKey, name, prefix));
+
+  // Every new list of documents may drop the selected path (spec §4).
+  useEffect(() => {
+    if (documents.data && !documents.isPlaceholderData) dispatch({ type: 'documentsSet', paths: documents.data.map((d) => d.path) });
+  }, [documents.data, documents.isPlaceholderData]);
+
+  const selectedDocument = documents.data?.find((d) => d.path === state.selectedDocumentPath) ?? null;
+  const canWrite = workingKey !== null && organizationStatus === 'success';
+
+  return (
+    <Page
+      title="Collections"
+      actions={
+        canWrite ? (
+          <Button variant="secondary" onClick={() => setCreating(true)}>
+            <FolderPlus className="size-4" aria-hidden />
+            New Collection
+          </Button>
+        ) : null
+      }
+    >
+      <div className="flex flex-col gap-4">
+        <div className="flex flex-wrap items-start gap-4">
+          <CollectionPicker value={name} onChange={(next) => dispatch({ type: 'selectCollection', name: next })} />
+          <div className="min-w-[28rem] flex-1">
+            <CollectionStatusCounters status={name ? collectionStatus : null} />
+          </div>
+        </div>
+
+        {name && workingKey ? (
+          <FileUploadPanel
+            collectionName={name}
+            uploads={fileUploads.uploads}
+            onUpload={(files, overwrite) => void fileUploads.upload(name, files, overwrite)}
+            onClearFinished={fileUploads.clearFinished}
+          />
+        ) : null}
+
+        <div className="grid h-[36rem] grid-cols-1 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm md:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]">
+          <div className="flex min-h-0 flex-col border-b border-slate-200 md:border-r md:border-b-0">
+            <div className="border-b border-slate-100 p-3">
+              <div className="relative">
+                <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" aria-hidden />
+                <Input
+                  type="search"
+                  aria-label="Search files by prefix"
+                  className="pl-9"
+                  disabled={!name}
+                  placeholder={name ? collectionsMessages.prefixPlaceholder : collectionsMessages.prefixPlaceholderNoCollection}
+                  value={state.searchQuery}
+                  onChange={(event) => dispatch({ type: 'setSearchQuery', searchQuery: event.target.value })}
+                />
+              </div>
+              {name && documents.isError ? (
+                <p role="alert" className="mt-2 text-xs text-red-700">
+                  {collectionsMessages.documentSearchFailed}
+                </p>
+              ) : null}
+            </div>
+            <div className="min-h-0 flex-1 overflow-auto">
+              <DocumentsTable
+                collectionName={name}
+                documents={name ? documents : null}
+                selectedPath={state.selectedDocumentPath}
+                onSelect={(path) => dispatch({ type: 'selectDocument', path })}
+                now={now}
+              />
+            </div>
+          </div>
+          <DocumentContentPane
+            workingKey={workingKey}
+            collectionName={name}
+            selectedPath={state.selectedDocumentPath}
+            document={selectedDocument}
+            showMetadata={state.showMetadata}
+            onShowMetadataChange={(showMetadata) => dispatch({ type: 'setShowMetadata', showMetadata })}
+          />
+        </div>
+      </div>
+      <CreateCollectionDialog open={creating} onClose={() => setCreating(false)} onCreated={(created) => dispatch({ type: 'selectCollection', name: created })} />
+    </Page>
+  );
+}

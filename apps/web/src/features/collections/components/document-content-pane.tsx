@@ -1,0 +1,103 @@
+import { useQuery } from '@tanstack/react-query';
+import { ExternalLink } from 'lucide-react';
+import { Skeleton } from '@/components/ui/skeleton';
+import { isNotFoundError, providerErrorMessage } from '@/lib/provider-errors';
+import { documentContentQueryOptions } from '../api/get-document-content';
+import type { DocumentSummary } from '../api/list-documents';
+import { collectionsMessages } from '../collections-messages';
+import { indexStatusLabel, toIndexStatus } from '../document-status';
+import { DocumentStatusDot } from './document-status-dot';
+import { PaneMessage } from './documents-table';
+
+interface DocumentContentPaneProps {
+  workingKey: string | null;
+  collectionName: string | null;
+  selectedPath: string | null;
+  /** The selected path's row in the current list, when it is there. */
+  document: DocumentSummary | null;
+  showMetadata: boolean;
+  onShowMetadataChange(show: boolean): void;
+}
+
+/** The right pane: the selected document's content once indexed, or its metadata as formatted JSON. */
+export function DocumentContentPane({ workingKey, collectionName, selectedPath, document, showMetadata, onShowMetadataChange }: DocumentContentPaneProps) {
+  const status = document ? toIndexStatus(document.indexStatus) : null;
+  const content = useQuery(documentContentQueryOptions(workingKey, collectionName, selectedPath, status === 'indexed'));
+
+  return (
+    <div className="flex min-h-0 flex-1 flex-col">
+      <div className="flex items-center gap-3 border-b border-slate-100 px-4 py-2">
+        <div className="flex min-w-0 flex-1 items-center gap-2">
+          {document && status ? (
+            <>
+              <DocumentStatusDot status={status} />
+              <h2 className="truncate text-sm font-semibold text-slate-900" title={document.path}>
+                {document.path}
+              </h2>
+              <span className="shrink-0 text-xs text-slate-500">{indexStatusLabel[status]}</span>
+              {document.fileUrl ? (
+                <a href={document.fileUrl} target="_blank" rel="noreferrer" className="shrink-0 text-slate-400 hover:text-slate-700" aria-label="Open the original file" title="Open the original file">
+                  <ExternalLink className="size-3.5" />
+                </a>
+              ) : null}
+            </>
+          ) : null}
+        </div>
+        <label className="flex shrink-0 cursor-pointer items-center gap-2 text-sm text-slate-700">
+          <input type="checkbox" role="switch" checked={showMetadata} onChange={(event) => onShowMetadataChange(event.target.checked)} className="size-4 accent-slate-900" />
+          {collectionsMessages.showMetadata}
+        </label>
+      </div>
+      <div className="min-h-0 flex-1 overflow-auto" data-testid="document-pane">
+        <PaneBody {...{ collectionName, selectedPath, document, showMetadata, status, content }} />
+      </div>
+    </div>
+  );
+}
+
+function PaneBody({
+  collectionName,
+  selectedPath,
+  document,
+  showMetadata,
+  status,
+  content,
+}: Pick<DocumentContentPaneProps, 'collectionName' | 'selectedPath' | 'document' | 'showMetadata'> & {
+  status: ReturnType<typeof toIndexStatus> | null;
+  content: ReturnType<typeof useQuery<string>>;
+}) {
+  if (!collectionName) return <PaneMessage>{collectionsMessages.selectCollection}</PaneMessage>;
+  if (!selectedPath) return <PaneMessage>{collectionsMessages.selectFile}</PaneMessage>;
+  if (!document || !status) return <PaneMessage>{collectionsMessages.selectFile}</PaneMessage>;
+  if (showMetadata) {
+    if (!document.metadata || Object.keys(document.metadata).length === 0) return <PaneMessage>{collectionsMessages.noMetadata}</PaneMessage>;
+    return (
+      <pre aria-label="Metadata" className="p-4 font-mono text-xs whitespace-pre-wrap text-slate-800">
+        {JSON.stringify(document.metadata, null, 2)}
+      </pre>
+    );
+  }
+  if (status === 'parsing_failed') return <PaneMessage tone="error">{collectionsMessages.parsingFailed}</PaneMessage>;
+  if (status === 'indexing_failed') return <PaneMessage tone="error">{collectionsMessages.indexingFailed}</PaneMessage>;
+  if (status === 'parsing') return <PaneMessage>{collectionsMessages.parsingInProgress}</PaneMessage>;
+  if (status === 'indexing') return <PaneMessage>{collectionsMessages.indexingInProgress}</PaneMessage>;
+  if (content.isError) {
+    if (isNotFoundError(content.error)) return <PaneMessage tone="error">{collectionsMessages.documentNotFound}</PaneMessage>;
+    return <PaneMessage tone="error">{collectionsMessages.contentFailed(providerErrorMessage(content.error))}</PaneMessage>;
+  }
+  if (content.data === undefined) {
+    return (
+      <div role="status" aria-label="Loading document content" className="flex flex-col gap-2 p-4">
+        <Skeleton className="h-4 w-3/4" />
+        <Skeleton className="h-4 w-full" />
+        <Skeleton className="h-4 w-5/6" />
+      </div>
+    );
+  }
+  if (!content.data.trim()) return <PaneMessage tone="error">{collectionsMessages.noContent}</PaneMessage>;
+  return (
+    <pre aria-label="Document content" className="p-4 font-sans text-sm leading-relaxed whitespace-pre-wrap text-slate-800">
+      {content.data}
+    </pre>
+  );
+}

@@ -1,0 +1,22 @@
+import { type DocumentResult, topDocuments } from './top-documents';
+import { type PageResult, topPages } from './top-pages';
+import { type SnippetResult, topSnippets } from './top-snippets';
+
+/** The spec's search result (§3): documents, pages, coarse and fine snippets. */
+export interface SearchResults {
+  documents: DocumentResult[];
+  pages: PageResult[];
+  coarse: SnippetResult[];
+  fine: SnippetResult[];
+}
+
+/** One search: the four queries in parallel (spec §4); any failure fails the search. */
+export async function searchCollection(workingKey: string, collectionName: string, query: string, signal?: AbortSignal): Promise<SearchResults> {
+  const [documents, pages, coarse, fine] = await Promise.all([
+    topDocuments(workingKey, collectionName, query, signal),
+    topPages(workingKey, collectionName, query, signal),
+    topSnippets(workingKey, collectionName, query, false, signal),
+    topSnippets(workingKey, collectionName, query, true, signal),
+  ]);
+  return { documents, pages, coarse, fine };
+}

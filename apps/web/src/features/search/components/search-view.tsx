@@ -1,0 +1,46 @@
+import { Page } from '@/components/ui/page';
+import { useCurrentOrganization } from '@/lib/current-organization';
+import { searchMessages } from '../search-messages';
+import { canSearch } from '../search-state';
+import { useSearch } from '../use-search';
+import { SearchCollectionPicker } from './search-collection-picker';
+import { SearchQueryBox } from './search-query-box';
+import { SearchResultsTabs } from './search-results-tabs';
+
+/** The Search screen (spec §2 "Search", §4): pick a collection, query it, read four kinds of results. */
+export function SearchView() {
+  const { status, error, organizationId, workingKey, collectionsList } = useCurrentOrganization();
+  const { state, selectCollection, search } = useSearch(workingKey, organizationId);
+  const collection = state.selectedCollection !== null && collectionsList.includes(state.selectedCollection) ? state.selectedCollection : null;
+  const result = state.searchResult;
+
+  let body: string | null = null;
+  if (!collection) body = searchMessages.selectCollection;
+  else if (result.status === 'idle') body = searchMessages.pressEnter;
+  else if (result.status === 'loading') body = searchMessages.loading;
+  else if (result.status === 'error') body = searchMessages.failed(result.error);
+
+  return (
+    <Page title="Search">
+      <div className="flex flex-wrap items-center gap-3">
+        <SearchCollectionPicker
+          status={status}
+          error={error}
+          workingKey={workingKey}
+          collectionsList={collectionsList}
+          value={collection}
+          onChange={selectCollection}
+        />
+        <SearchQueryBox
+          disabled={!canSearch('query', workingKey, collection)}
+          onSearch={(query) => void search(query)}
+        />
+      </div>
+      <SearchResultsTabs
+        body={body}
+        results={result.status === 'success' ? result.data : null}
+        resultId={result.status === 'success' ? result.requestId : null}
+      />
+    </Page>
+  );
+}

@@ -1,0 +1,16 @@
+import { useState } from 'react';
+import { useLocation } from './router';
+import { firstSegment, type Route } from './routes';
+
+/**
+ * True from the first time the address shows this route on. A screen that stays mounted while
+ * hidden (spec §2) can wait for this before loading its lazy chunk, so the first load of another
+ * screen does not fetch it; once visited it stays loaded and keeps its state.
+ */
+export function useRouteVisited(route: Route): boolean {
+  const { pathname } = useLocation();
+  const [visited, setVisited] = useState(false);
+  const current = firstSegment(pathname) === route;
+  if (current && !visited) setVisited(true);
+  return visited || current;
+}
