@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createStripeProvider } from '../src/billing/stripe-provider.ts';
-import { billingMessages, cancelPlan, currentBillingPeriod, subscribe } from '../src/domain/billing.ts';
+import { billingMessages, cancelPlan, currentBillingPeriod, receiveStripeWebhook, subscribe } from '../src/domain/billing.ts';
 import { type Harness, startHarness } from './harness.ts';
 
 const DAY_MS = 86_400_000;
@@ -309,6 +309,30 @@ describe('stripe billing', () => {
     const ended = await h.call('/billing/status', { organization_id: organizationId }, owner.token);
     expect(ended.body.subscription_type).toBe('none');
     expect(ended.body.invoices).toHaveLength(1);
+  });
+
+  test('a new subscription replacing a running one stops the old one at Stripe, and late updates of the old one change nothing', async () => {
+    const { owner, organizationId } = await ownerWithOrganization(h, 'replace@example.com');
+    const client = new Stripe('sk_test_placeholder');
+    const cancelled: unknown[] = [];
+    client.subscriptions.cancel = (async (...args: unknown[]) => {
+      cancelled.push(args);
+      return {};
+    }) as typeof client.subscriptions.cancel;
+    const provider = createStripeProvider({ secretKey: 'sk_test_placeholder', webhookSecret }, client);
+    const signed = (event: object) => {
+      const payload = JSON.stringify(event);
+      return [payload, stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret })] as const;
+    };
+    await receiveStripeWebhook(h.database, provider, ...signed(subscriptionEvent(organizationId, 'evt_old', 'customer.subscription.created', { id: 'sub_old', metadata: { organization_id: organizationId, subscription_type: 'starter' } })));
+    expect(cancelled).toEqual([]);
+    await receiveStripeWebhook(h.database, provider, ...signed(subscriptionEvent(organizationId, 'evt_new', 'customer.subscription.created', { id: 'sub_new' })));
+    expect(cancelled).toEqual([['sub_old', { prorate: true }]]);
+    // Stripe then reports the old one cancelled: the organization stays on the new plan.
+    await receiveStripeWebhook(h.database, provider, ...signed(subscriptionEvent(organizationId, 'evt_old_upd', 'customer.subscription.updated', { id: 'sub_old', status: 'canceled', metadata: { organization_id: organizationId, subscription_type: 'starter' } })));
+    await receiveStripeWebhook(h.database, provider, ...signed(subscriptionEvent(organizationId, 'evt_old_del', 'customer.subscription.deleted', { id: 'sub_old', status: 'canceled', ended_at: now })));
+    const status = await h.call('/billing/status', { organization_id: organizationId }, owner.token);
+    expect(status.body).toMatchObject({ subscription_type: 'teams', cancel_at: null });
   });
 
   test('subscribing creates a Checkout Session with the price, the trial and the return address', async () => {

@@ -1,5 +1,6 @@
 import type { Invoice } from '@sift/contracts';
 import { Card } from '@/components/ui/card';
+import { cn } from '@/components/ui/cn';
 import { Skeleton } from '@/components/ui/skeleton';
 import { billingMessages } from '../billing-messages';
 import { formatBillingDate, formatUsd, planByType } from '../billing-plans';
@@ -35,7 +36,7 @@ export function BillingHistory({ invoices, canCancel, cancelAt, onCancelPlan }: 
       ) : invoices.length === 0 ? (
         <p className="py-6 text-center text-sm text-slate-500">{billingMessages.noInvoices}</p>
       ) : (
-        <div className="-mx-5 -mb-5 overflow-x-auto">
+        <div className={cn('-mx-5 -mb-5 overflow-x-auto', !cancelAt && '-mt-5')}>
           <table className="w-full text-left text-sm">
             <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-500 uppercase">
               <tr>
