@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import ZeroEntropy, { AuthenticationError, NotFoundError, RateLimitError, UnprocessableEntityError } from 'zeroentropy';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bootstrap } from '../src/domain/bootstrap.ts';
@@ -5,6 +7,9 @@ import { type Harness, startHarness } from './harness.ts';
 
 // The official SDK against a listening server: only `baseURL` differs from a program written
 // for the hosted API. `maxRetries: 0` so a 429 surfaces instead of being retried.
+// The installed SDK (0.1.0-alpha.10) has no `parsers` resource yet (later versions add
+// `parsers.parseDocument({ base64_data })`), so that call goes through its generic `post`, which
+// shares the same headers, retries and error classes.
 
 let h: Harness;
 let baseURL: string;
@@ -68,5 +73,23 @@ describe('zeroentropy SDK: models', () => {
     expect(retryAfter).toBeLessThanOrEqual(60);
     // The organization's budget is its own: another key of another organization still works.
     await expect(client.models.rerank({ model: 'zerank-2', query: 'lorem', documents: ['lorem'] })).resolves.toBeTruthy();
+  });
+});
+
+describe('zeroentropy SDK: parsers', () => {
+  const parseDocument = (sdk: ZeroEntropy, base64_data: string) =>
+    sdk.post<{ base64_data: string }, { pages: string[] }>('/parsers/parse-document', { body: { base64_data } });
+  const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures', 'ingest', name)).toString('base64');
+
+  test('parse-document returns the pages of a PDF', async () => {
+    const { pages } = await parseDocument(client, fixture('two-pages.pdf'));
+    expect(pages).toHaveLength(2);
+    expect(pages[0]).toContain('quick brown fox');
+  });
+
+  test('an unreadable file raises UnprocessableEntityError carrying the reason', async () => {
+    const error = await parseDocument(client, fixture('damaged.pdf')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnprocessableEntityError);
+    expect((error as UnprocessableEntityError).message).toMatch(/^422 /);
   });
 });

@@ -5,6 +5,7 @@ import { documentRoutes } from './documents.ts';
 import { queryRoutes } from './queries.ts';
 import { statusRoutes } from './status.ts';
 import { modelRoutes } from './models.ts';
+import { parserRoutes } from './parsers.ts';
 import { usageRoutes } from './usage.ts';
 
 /**
@@ -18,5 +19,6 @@ export const providerRoutes: FastifyPluginAsyncZod<AppContext> = async (app, con
   await app.register(documentRoutes, context);
   await app.register(queryRoutes, context);
   await app.register(modelRoutes, context);
+  await app.register(parserRoutes, context);
   await app.register(usageRoutes, context);
 };

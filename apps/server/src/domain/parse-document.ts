@@ -1,0 +1,18 @@
+import type { ParseDocumentRequest, ParseDocumentResponse } from '@sift/contracts';
+import { ParseError, parseFile } from '../ingest/parse.ts';
+import { Invalid } from './errors.ts';
+
+/**
+ * The pages of a file, read by the same parsers ingestion uses (type detected from the bytes).
+ * Nothing is stored and no collection is touched, so it needs no database and no organization.
+ * A file that cannot be read answers 422 with the parser's reason.
+ */
+export async function parseDocument(input: ParseDocumentRequest): Promise<ParseDocumentResponse> {
+  try {
+    const { pages } = await parseFile(Buffer.from(input.base64_data, 'base64'));
+    return { pages };
+  } catch (error) {
+    if (error instanceof ParseError) throw new Invalid(error.message);
+    throw error;
+  }
+}
