@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { dashboardCall, signIn } from './fixtures';
+import { bootstrap, dashboardCall, signIn } from './fixtures';
 
 const shot = (page: Page, name: string) => (process.env.E2E_SCREENSHOTS ? page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/${name}.png`, fullPage: true }) : undefined);
 const sessionOf = (page: Page) => page.evaluate(() => localStorage.getItem('sift.session_token')!);
@@ -138,7 +138,7 @@ test('an invited member accepts by link, sees keys read-only, and the owner mana
   await memberContext.close();
 });
 
-test('an owner renames, then deletes an organization after a wrong id; a member leaves', async ({ page }) => {
+test('an owner renames, deletes an organization after a wrong id, and leaves another', async ({ page }) => {
   await signIn(page, { name: 'Olivia Owner', email: 'olivia@example.com' });
   const token = await sessionOf(page);
   const second = await dashboardCall(token, '/api/organizations/add-organization', { name: 'Doomed Org' });
@@ -164,19 +164,30 @@ test('an owner renames, then deletes an organization after a wrong id; a member 
   await expect(page.getByRole('menuitem', { name: /Doomed/ })).toHaveCount(0);
   await page.keyboard.press('Escape');
 
-  // Leaving: Olivia joins an organization owned by someone else, then leaves it from her own row.
+  // Leaving: the last owner is refused with the server's reason; with a co-owner she may leave.
   const other = await dashboardCall(token, '/api/organizations/add-organization', { name: 'Left Behind' });
   await page.reload();
   await page.getByRole('button', { name: 'Organization' }).first().click();
   await page.getByRole('menuitem', { name: /Left Behind/ }).click();
   await page.getByRole('link', { name: 'Organization' }).click();
-  // She invites a co-owner so that she is not the last owner.
-  const link = await dashboardCall(token, '/api/organizations/users/invite-user', { organization_id: other.body.id, email: 'co@example.com', permission: 'OWNER' });
-  expect(link.status).toBe(200);
+  const refusal = page.waitForEvent('dialog');
   await page.getByTestId('member-row').filter({ hasText: 'Olivia Owner' }).getByRole('button', { name: 'Leave' }).click();
   await page.getByRole('dialog', { name: 'Leave Organization' }).getByRole('button', { name: 'Leave' }).click();
-  // The last owner cannot leave: the server says why.
-  await expect(page.getByRole('dialog', { name: 'Leave Organization' })).toBeVisible();
+  const alert = await refusal;
+  expect(alert.message()).toMatch(/^Failed to remove user: The last owner cannot leave/);
+  await alert.accept();
+  await page.getByRole('dialog', { name: 'Leave Organization' }).getByRole('button', { name: 'Cancel' }).click();
+
+  const coOwner = bootstrap('co@example.com', 'Co Org', 'Cora');
+  const link = await dashboardCall(token, '/api/organizations/users/invite-user', { organization_id: other.body.id, email: 'co@example.com', permission: 'OWNER' });
+  const accepted = await dashboardCall(coOwner.session_token, '/api/organizations/users/accept-invite', { invite_jwt: new URL(link.body.invite_url).searchParams.get('invite') });
+  expect(accepted.status).toBe(200);
+  await page.reload();
+  await page.getByTestId('member-row').filter({ hasText: 'Olivia Owner' }).getByRole('button', { name: 'Leave' }).click();
+  await page.getByRole('dialog', { name: 'Leave Organization' }).getByRole('button', { name: 'Leave' }).click();
+  await expect(page).toHaveURL(/\/api-keys$/);
+  await page.getByRole('button', { name: 'Organization' }).first().click();
+  await expect(page.getByRole('menuitem', { name: /Left Behind/ })).toHaveCount(0);
 });
 
 test('the marketplace dialog creates an organization from a stored token', async ({ page }) => {

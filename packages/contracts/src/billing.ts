@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Uuid } from './common.ts';
 
 // Billing: spec §3 billing entity and §7 "Billing".

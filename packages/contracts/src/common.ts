@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Every refused call answers with this body (provider validation errors carry a list instead). */
 export const ErrorBody = z.object({ detail: z.unknown() });

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const ServerInfo = z.object({ mode: z.enum(['oidc', 'local']), docs_url: z.string() });
 export type ServerInfo = z.infer<typeof ServerInfo>;

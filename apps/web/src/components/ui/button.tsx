@@ -1,13 +1,14 @@
 import type { ButtonHTMLAttributes } from 'react';
 import { cn } from './cn';
 
-type Variant = 'primary' | 'secondary' | 'danger' | 'ghost';
+type Variant = 'primary' | 'secondary' | 'danger' | 'ghost' | 'danger-ghost';
 
 const variants: Record<Variant, string> = {
   primary: 'bg-slate-900 text-white hover:bg-slate-700 disabled:bg-slate-400',
   secondary: 'border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 disabled:text-slate-400',
   danger: 'bg-red-600 text-white hover:bg-red-500 disabled:bg-red-300',
   ghost: 'text-slate-700 hover:bg-slate-100 disabled:text-slate-400',
+  'danger-ghost': 'text-red-600 hover:bg-red-50 disabled:text-red-300',
 };
 
 export function Button({ variant = 'primary', className, type = 'button', ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant }) {

@@ -47,7 +47,7 @@ export function ApiKeysScreen() {
         ) : (
           <div className="-m-5 overflow-x-auto">
             <table className="w-full text-left">
-              <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-500 uppercase">
+              <thead className="bg-slate-50 text-xs font-semibold text-slate-600">
                 <tr>
                   {COLUMNS.map((column) => (
                     <th key={column} scope="col" className="px-4 py-3">

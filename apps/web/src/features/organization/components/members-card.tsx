@@ -56,7 +56,7 @@ export function MembersCard({ organization, currentUserId, isOwner, onInvited }:
                   permissionBadge(member.permission)
                 )}
                 {isOwner ? (
-                  <Button variant="ghost" className="text-red-600 hover:bg-red-50" onClick={() => setPending(isYou ? { kind: 'leave', member } : { kind: 'remove-user', member })}>
+                  <Button variant="danger-ghost" onClick={() => setPending(isYou ? { kind: 'leave', member } : { kind: 'remove-user', member })}>
                     {isYou ? 'Leave' : 'Remove'}
                   </Button>
                 ) : null}
@@ -71,7 +71,7 @@ export function MembersCard({ organization, currentUserId, isOwner, onInvited }:
               <Badge tone="yellow">Invite Sent</Badge>
               {permissionBadge(invite.permission)}
               {isOwner ? (
-                <Button variant="ghost" className="text-red-600 hover:bg-red-50" onClick={() => setPending({ kind: 'remove-invite', email: invite.email })}>
+                <Button variant="danger-ghost" onClick={() => setPending({ kind: 'remove-invite', email: invite.email })}>
                   Remove
                 </Button>
               ) : null}

@@ -16,7 +16,7 @@ export function OrganizationDetailsCard({ organization, isOwner }: { organizatio
       title="Organization Details"
       actions={
         isOwner ? (
-          <Button variant="ghost" className="text-red-600 hover:bg-red-50" onClick={() => setDeleting(true)}>
+          <Button variant="danger-ghost" onClick={() => setDeleting(true)}>
             <Trash2 className="size-4" /> Delete Organization
           </Button>
         ) : null
@@ -24,11 +24,11 @@ export function OrganizationDetailsCard({ organization, isOwner }: { organizatio
     >
       <dl className="grid gap-4 sm:grid-cols-3">
         <div>
-          <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">Organization ID</dt>
+          <dt className="text-xs font-medium text-slate-500">Organization ID</dt>
           <dd className="mt-1 font-mono text-sm break-all text-slate-900">{displayOrganizationId(organization.id)}</dd>
         </div>
         <div>
-          <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">Organization Name</dt>
+          <dt className="text-xs font-medium text-slate-500">Organization Name</dt>
           <dd className="mt-1 flex items-center gap-1 text-sm text-slate-900">
             {organization.name}
             {isOwner ? (
@@ -39,7 +39,7 @@ export function OrganizationDetailsCard({ organization, isOwner }: { organizatio
           </dd>
         </div>
         <div>
-          <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">Organization Created Date</dt>
+          <dt className="text-xs font-medium text-slate-500">Organization Created Date</dt>
           <dd className="mt-1 text-sm text-slate-900">{formatUsLongDateTime(organization.created_at)}</dd>
         </div>
       </dl>
