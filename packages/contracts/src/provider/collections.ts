@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CollectionName } from './common.ts';
 
 export const AddCollectionRequest = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // Shapes shared by the provider API's route groups (OpenAPI: DefaultResponse, DocumentMetadataJson ...).
 

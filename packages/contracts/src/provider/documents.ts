@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DocumentIndexStatus, DocumentMetadata } from './common.ts';
 
 export const TextDocumentContent = z.object({ type: z.literal('text'), text: z.string() });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // Provider API "Models": /models/rerank and /models/embed (OpenAPI RerankRequest, RerankResponse,
 // EmbedRequest, EmbedResponse). Model ids are plain strings here, as in the OpenAPI description:

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // Provider API "Parsers": /parsers/parse-document. Not in the OpenAPI description we were given;
 // the shape is that of the official SDKs (`parsers.parseDocument({ base64_data })` -> `{ pages }`).

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CollectionName, LatencyMode, MetadataFilter, QueryText } from './common.ts';
 
 const k = (max: number) => z.number().int().min(1, `k must be between 1 and ${max}`).max(max, `k must be between 1 and ${max}`);

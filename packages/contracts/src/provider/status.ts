@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const StatusRequest = z.object({ collection_name: z.string().nullish() });
 export type StatusRequest = z.infer<typeof StatusRequest>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // Provider API "Usage": /usage/counters, /usage/models/counters, /usage/documents, /usage/queries,
 // /usage/models/reranker (OpenAPI UsageRequest, AggregationWindow, UsageMetric, UsageStats,
