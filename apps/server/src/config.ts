@@ -29,7 +29,8 @@ const Env = z.object({
 export type Config = ReturnType<typeof loadConfig>;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
-  const parsed = Env.parse(env);
+  // An empty variable means unset, as in most shells' `VAR= command`.
+  const parsed = Env.parse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
   const dataDir = resolve(parsed.SIFT_DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   const clientId = parsed.OIDC_CLIENT_ID ?? parsed.GOOGLE_CLIENT_ID;

@@ -74,12 +74,17 @@ export function createOidcSignIn(settings: OidcSettings, keyring: Keyring) {
         expectedNonce: pending.nonce,
         idTokenExpected: true,
       });
-      const claims = tokens.claims()!;
+      const idToken = tokens.claims()!;
+      // Google puts the e-mail in the ID token; other issuers only answer it from userinfo.
+      const claims: Record<string, unknown> =
+        typeof idToken.email === 'string'
+          ? idToken
+          : await client.fetchUserInfo(await configuration(), tokens.access_token, idToken.sub);
       if (typeof claims.email !== 'string' || claims.email_verified === false) {
         throw new Error('The identity provider did not vouch for an e-mail address.');
       }
       const name = typeof claims.name === 'string' ? claims.name : claims.email.split('@')[0]!;
-      return { issuer: claims.iss, subject: claims.sub, email: claims.email, name, invite: pending.invite };
+      return { issuer: idToken.iss, subject: idToken.sub, email: claims.email, name, invite: pending.invite };
     },
   };
 }
