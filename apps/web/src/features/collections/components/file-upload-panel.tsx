@@ -28,7 +28,7 @@ export function FileUploadPanel({ collectionName, uploads, onUpload, onClearFini
   };
 
   return (
-    <section aria-label="Upload files" className="flex flex-col gap-3">
+    <section aria-label="File uploads" className="flex flex-col gap-3">
       <div
         onDragOver={(event) => {
           event.preventDefault();
