@@ -1,0 +1,16 @@
+import { ReceivedDocumentUsageHistory, type UsageRequest } from '@sift/contracts';
+import { queryOptions } from '@tanstack/react-query';
+import { postUsage } from './post-usage';
+import { historyKey, type UsageHistoryRequest } from './usage-history-request';
+
+/** Docs, OCR and Indexed by window. */
+export const getDocumentUsage = (workingKey: string | null, body: UsageRequest) =>
+  postUsage('usage history', workingKey, '/usage/documents', body, ReceivedDocumentUsageHistory);
+
+export const documentUsageQuery = (request: UsageHistoryRequest) =>
+  queryOptions({
+    queryKey: historyKey('documents', request),
+    queryFn: () => getDocumentUsage(request.workingKey, request.body),
+    enabled: request.organizationId !== null,
+    retry: false,
+  });

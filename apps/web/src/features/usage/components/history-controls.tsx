@@ -1,0 +1,68 @@
+import type { ReactNode } from 'react';
+import { hourLabel } from '../usage-format';
+import { GRANULARITIES, GRANULARITY_LABELS, type HistoryRange } from '../usage-range';
+
+const field = 'rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900 focus:border-slate-500 focus:outline-none focus:ring-2 focus:ring-slate-200';
+
+/**
+ * The History range controls (spec §2): the granularity toggle (day, hr, minute), native date
+ * pickers (Daily: start and end; Hourly: one date; Minutely: one date and an hour, 12am to 11pm).
+ */
+export function HistoryControls({ range, onChange, children }: { range: HistoryRange; onChange(range: HistoryRange): void; children?: ReactNode }) {
+  return (
+    <div className="flex flex-wrap items-end gap-3">
+      <div role="group" aria-label="Granularity" className="inline-flex rounded-md border border-slate-300 bg-white p-0.5">
+        {GRANULARITIES.map((granularity) => (
+          <button
+            key={granularity}
+            type="button"
+            aria-pressed={range.granularity === granularity}
+            onClick={() => onChange({ ...range, granularity })}
+            className="rounded px-3 py-1 text-sm font-medium text-slate-600 hover:text-slate-900 aria-pressed:bg-slate-900 aria-pressed:text-white"
+          >
+            {GRANULARITY_LABELS[granularity]}
+          </button>
+        ))}
+      </div>
+      {range.granularity === 'Daily' ? (
+        <>
+          <DateField label="Start date" value={range.startDate} max={range.endDate} onChange={(startDate) => onChange({ ...range, startDate })} />
+          <DateField label="End date" value={range.endDate} min={range.startDate} onChange={(endDate) => onChange({ ...range, endDate })} />
+        </>
+      ) : (
+        <DateField label="Date" value={range.date} onChange={(date) => onChange({ ...range, date })} />
+      )}
+      {range.granularity === 'Minutely' ? (
+        <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
+          Hour
+          <select className={field} value={range.hour} onChange={(event) => onChange({ ...range, hour: Number(event.target.value) })}>
+            {Array.from({ length: 24 }, (_, hour) => (
+              <option key={hour} value={hour}>
+                {hourLabel(hour)}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
+      {children}
+    </div>
+  );
+}
+
+function DateField({ label, value, min, max, onChange }: { label: string; value: string; min?: string; max?: string; onChange(value: string): void }) {
+  return (
+    <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
+      {label}
+      <input
+        type="date"
+        className={field}
+        value={value}
+        min={min}
+        max={max}
+        required
+        // An emptied native date input keeps the previous date: a range always has its days.
+        onChange={(event) => event.target.value && onChange(event.target.value)}
+      />
+    </label>
+  );
+}

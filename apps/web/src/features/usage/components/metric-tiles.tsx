@@ -1,0 +1,57 @@
+import { USAGE_METRIC_NAMES, type UsageAmount, type UsageMetricKey } from '@sift/contracts';
+import { formatCount } from '../usage-format';
+import { ByteSize } from './byte-size';
+
+/**
+ * One tile per metric with its count and size over the selected range ('-' until loaded).
+ * Clicking a tile toggles it as a chart filter; 'Show all' clears the filter (spec §2).
+ */
+export function MetricTiles({
+  metrics,
+  totals,
+  filter,
+  onFilterChange,
+}: {
+  metrics: UsageMetricKey[];
+  totals: Partial<Record<UsageMetricKey, UsageAmount>> | undefined;
+  filter: UsageMetricKey[];
+  onFilterChange(filter: UsageMetricKey[]): void;
+}) {
+  const toggle = (metric: UsageMetricKey) => onFilterChange(filter.includes(metric) ? filter.filter((m) => m !== metric) : [...filter, metric]);
+  return (
+    <div className="flex flex-wrap items-stretch gap-3">
+      {metrics.map((metric) => {
+        const amount = totals?.[metric];
+        const selected = filter.includes(metric);
+        return (
+          <div
+            key={metric}
+            role="button"
+            tabIndex={0}
+            aria-pressed={selected}
+            aria-label={`${USAGE_METRIC_NAMES[metric]} tile`}
+            onClick={() => toggle(metric)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' || event.key === ' ') {
+                event.preventDefault();
+                toggle(metric);
+              }
+            }}
+            className={`min-w-36 cursor-pointer rounded-lg border px-4 py-3 text-left transition-colors focus-visible:outline-2 focus-visible:outline-slate-900 ${
+              selected ? 'border-slate-900 bg-slate-900 text-white' : 'border-slate-200 bg-white text-slate-900 hover:border-slate-400'
+            }`}
+          >
+            <div className={`text-xs font-medium ${selected ? 'text-slate-200' : 'text-slate-500'}`}>{USAGE_METRIC_NAMES[metric]}</div>
+            <div className="mt-1 text-lg font-semibold">{amount ? formatCount(amount.count) : '-'}</div>
+            <div className={`text-xs ${selected ? 'text-slate-200' : 'text-slate-600'}`}>{amount ? <ByteSize bytes={amount.bytes} /> : '-'}</div>
+          </div>
+        );
+      })}
+      {filter.length > 0 ? (
+        <button type="button" onClick={() => onFilterChange([])} className="self-center rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+          Show all
+        </button>
+      ) : null}
+    </div>
+  );
+}

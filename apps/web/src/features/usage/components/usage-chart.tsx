@@ -1,0 +1,120 @@
+import { Bar, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Skeleton } from '@/components/ui/skeleton';
+import { USAGE_BYTES_AXIS_MIN, USAGE_CHART_HEIGHT, USAGE_CHART_MIN_WIDTH, USAGE_CHART_SKELETON_WIDTH, USAGE_COUNT_AXIS_MIN } from '@/lib/constants';
+import { formatBytes, formatCount } from '../usage-format';
+import { axisLabel, axisTicks, type Granularity, windowLabel } from '../usage-range';
+
+export interface UsagePoint {
+  window_start: number;
+  count: number;
+  bytes: number;
+}
+
+const BYTES_COLOR = '#eab308';
+const COUNT_COLOR = '#334155';
+
+/**
+ * One metric over the range (spec §2, §9): the count as bars (or a line in the default grid) on
+ * the left axis and the bytes as a yellow line on the right axis; at least 10 and 1000 at the top
+ * of each axis; axis labels by granularity; a dark tooltip. Clicking a point drills down.
+ */
+export function UsageChart({
+  title,
+  granularity,
+  points,
+  variant,
+  loading,
+  onDrillDown,
+}: {
+  title: string;
+  granularity: Granularity;
+  points: UsagePoint[];
+  variant: 'bars' | 'line';
+  loading: boolean;
+  onDrillDown?: (windowStart: number) => void;
+}) {
+  const drillable = onDrillDown !== undefined;
+  return (
+    <figure aria-label={title} className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+      <figcaption className="mb-2 text-sm font-medium text-slate-800">{title}</figcaption>
+      {loading ? (
+        <div data-testid="chart-skeleton" className="max-w-full" style={{ height: USAGE_CHART_HEIGHT, width: USAGE_CHART_SKELETON_WIDTH }}>
+          <Skeleton className="size-full" />
+        </div>
+      ) : (
+        <div data-testid="usage-chart" style={{ cursor: drillable ? 'pointer' : 'default' }}>
+          <ResponsiveContainer width="100%" height={USAGE_CHART_HEIGHT} minWidth={USAGE_CHART_MIN_WIDTH}>
+            <ComposedChart
+              data={points}
+              margin={{ top: 8, right: 4, bottom: 0, left: 4 }}
+              onClick={(state) => {
+                if (!onDrillDown) return;
+                const index = Number(state.activeTooltipIndex ?? state.activeIndex);
+                const point = Number.isInteger(index) ? points[index] : undefined;
+                if (point) onDrillDown(point.window_start);
+              }}
+            >
+              <CartesianGrid stroke="#e2e8f0" vertical={false} />
+              <XAxis
+                dataKey="window_start"
+                ticks={axisTicks(granularity, points.map((p) => p.window_start))}
+                interval={0}
+                tickFormatter={(value: number) => axisLabel(granularity, value)}
+                tick={{ fontSize: 11, fill: '#64748b' }}
+                tickLine={false}
+                axisLine={{ stroke: '#cbd5e1' }}
+              />
+              <YAxis
+                yAxisId="count"
+                domain={[0, (max: number) => Math.max(USAGE_COUNT_AXIS_MIN, max)]}
+                allowDecimals={false}
+                tickFormatter={(value: number) => formatCount(value)}
+                tick={{ fontSize: 11, fill: '#64748b' }}
+                tickLine={false}
+                axisLine={false}
+                width={44}
+              />
+              <YAxis
+                yAxisId="bytes"
+                orientation="right"
+                domain={[0, (max: number) => Math.max(USAGE_BYTES_AXIS_MIN, max)]}
+                tickFormatter={(value: number) => formatBytes(value)}
+                tick={{ fontSize: 11, fill: '#a16207' }}
+                tickLine={false}
+                axisLine={false}
+                width={64}
+              />
+              <Tooltip content={({ active, payload }) => <DarkTooltip active={active} payload={payload as DarkTooltipPayload} granularity={granularity} />} cursor={{ fill: 'rgba(148, 163, 184, 0.15)' }} />
+              {variant === 'bars' ? (
+                <Bar yAxisId="count" dataKey="count" name="Count" fill={COUNT_COLOR} radius={[2, 2, 0, 0]} isAnimationActive={false} />
+              ) : (
+                <Line yAxisId="count" dataKey="count" name="Count" stroke={COUNT_COLOR} strokeWidth={2} dot={false} isAnimationActive={false} />
+              )}
+              <Line yAxisId="bytes" dataKey="bytes" name="Bytes" stroke={BYTES_COLOR} strokeWidth={2} dot={false} isAnimationActive={false} />
+            </ComposedChart>
+          </ResponsiveContainer>
+        </div>
+      )}
+    </figure>
+  );
+}
+
+type DarkTooltipPayload = readonly { payload?: unknown }[] | undefined;
+
+function DarkTooltip({ active, payload, granularity }: { active?: boolean; payload: DarkTooltipPayload; granularity: Granularity }) {
+  const point = payload?.[0]?.payload as UsagePoint | undefined;
+  if (!active || !point) return null;
+  return (
+    <div role="tooltip" className="rounded-md bg-slate-900 px-3 py-2 text-xs text-white shadow-lg">
+      <div className="font-medium">{windowLabel(granularity, point.window_start)}</div>
+      <div className="mt-1 flex items-center gap-2">
+        <span className="inline-block size-2 rounded-sm" style={{ background: '#94a3b8' }} />
+        Count: {point.count.toLocaleString('en-US')}
+      </div>
+      <div className="flex items-center gap-2">
+        <span className="inline-block size-2 rounded-sm" style={{ background: BYTES_COLOR }} />
+        Bytes: {formatBytes(point.bytes)}
+      </div>
+    </div>
+  );
+}
