@@ -31,6 +31,12 @@ describe('hashed n-gram embedding (zembed-1)', () => {
     );
   });
 
+  test('query and document inputs embed alike: the built-in model is symmetric', async () => {
+    const as = (input_type: 'query' | 'document') =>
+      embed({ model: 'zembed-1', input_type, input: 'symmetric model', dimensions: 80, encoding_format: 'float' });
+    expect((await as('query')).results).toEqual((await as('document')).results);
+  });
+
   test('a text without words embeds to the zero vector', async () => {
     expect((await vector('  ... ', 40)).every((x) => x === 0)).toBe(true);
   });
