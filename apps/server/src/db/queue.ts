@@ -24,29 +24,33 @@ export interface ClaimedDocument {
 /** After this many claims that never finished (the process died each time), a document fails. */
 export const MAX_ATTEMPTS = 3;
 
-export async function claimDocument(database: Database, owner: string, leaseMs: number): Promise<ClaimedDocument | null> {
+/**
+ * Claims up to `limit` waiting documents, oldest first, in one statement: each moves to
+ * `parsing` or `indexing` under this owner's lease. Several at once let the worker index them in
+ * one transaction (one full-text flush instead of one per document).
+ */
+export async function claimDocuments(database: Database, owner: string, leaseMs: number, limit: number): Promise<ClaimedDocument[]> {
   const lock = database.dialect === 'postgres' ? sql`for update skip locked` : sql``;
   const { rows } = await sql<ClaimedDocument>`
     update documents
     set index_status = case index_status when 'not_parsed' then 'parsing' else 'indexing' end,
         lease_owner = ${owner}, lease_expires_at = ${Date.now() + leaseMs}, attempts = attempts + 1, updated_at = ${new Date().toISOString()}
-    where seq = (
-      select seq from documents where index_status in ('not_parsed', 'not_indexed') order by created_at, seq limit 1 ${lock}
+    where seq in (
+      select seq from documents where index_status in ('not_parsed', 'not_indexed') order by created_at, seq limit ${limit} ${lock}
     ) and index_status in ('not_parsed', 'not_indexed')
     returning id, seq, organization_id, collection_id, path, index_status, source_type, file_hash, size, attempts`.execute(database.db);
-  const row = rows[0];
-  return row ? { ...row, seq: Number(row.seq), size: Number(row.size) } : null;
+  return rows.map((row) => ({ ...row, seq: Number(row.seq), size: Number(row.size) })).sort((a, b) => a.seq - b.seq);
 }
 
-/** Extends a lease while its holder still works; false when the lease was lost. */
-export async function renewLease(database: Database, documentId: string, owner: string, leaseMs: number): Promise<boolean> {
-  const result = await database.db
+/** Extends the leases of documents this owner still holds. */
+export async function renewLeases(database: Database, documentIds: string[], owner: string, leaseMs: number): Promise<void> {
+  if (documentIds.length === 0) return;
+  await database.db
     .updateTable('documents')
     .set({ lease_expires_at: Date.now() + leaseMs })
-    .where('id', '=', documentId)
+    .where('id', 'in', documentIds)
     .where('lease_owner', '=', owner)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+    .execute();
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Database } from '../db/schema.ts';
 
@@ -23,14 +23,20 @@ export function fileStore(dataDir: string): FileStore {
   if (existing) return existing;
   const root = join(dataDir, 'files');
   const pathOf = (hash: string) => join(root, hash.slice(0, 2), hash);
+  const folders = new Set<string>();
   const store: FileStore = {
     async put(bytes) {
       const hash = createHash('sha256').update(bytes).digest('hex');
-      mkdirSync(join(root, hash.slice(0, 2)), { recursive: true });
+      const folder = join(root, hash.slice(0, 2));
+      if (!folders.has(folder)) {
+        mkdirSync(folder, { recursive: true });
+        folders.add(folder);
+      }
       // Written whole then renamed: a crash never leaves a half file under a content hash.
+      // Synchronous: for the sizes uploaded here a thread-pool round trip costs more than the write.
       const temporary = `${pathOf(hash)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-      await writeFile(temporary, bytes);
-      await rename(temporary, pathOf(hash));
+      writeFileSync(temporary, bytes);
+      renameSync(temporary, pathOf(hash));
       return hash;
     },
     read: (hash) => readFile(pathOf(hash)),

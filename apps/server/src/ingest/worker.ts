@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { type ClaimedDocument, claimDocument, renewLease, requeueLeases } from '../db/queue.ts';
+import { type ClaimedDocument, claimDocuments, renewLeases, requeueLeases } from '../db/queue.ts';
 import type { Database, DB } from '../db/schema.ts';
 import { searchIndex } from '../db/search/index.ts';
 import { onDocumentQueued } from '../domain/documents.ts';
 import { fileStore } from '../domain/file-store.ts';
 import { addDocumentEvent, type CollectionRef } from '../domain/usage-events.ts';
-import { chunkPages } from './chunker.ts';
+import { type ChunkedDocument, chunkPages } from './chunker.ts';
 import { ParseError, parseFile } from './parse.ts';
+import { storableText } from './parsers/text.ts';
 import { countTokens } from './tokens.ts';
 
 export interface IngestWorkerOptions {
@@ -77,73 +78,104 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
 
   const loop = async () => {
     while (!stopped) {
-      let job: ClaimedDocument | null = null;
+      let jobs: ClaimedDocument[] = [];
       try {
-        job = await claimDocument(database, owner, leaseMs);
+        jobs = await claimDocuments(database, owner, leaseMs, BATCH_SIZE);
       } catch (error) {
         options.log?.error({ err: error }, 'ingest: claiming failed');
       }
-      if (!job) {
+      if (jobs.length === 0) {
         if (busy === 0) [...idleWaiters].forEach((resolve) => resolve());
         await nap(idlePollMs);
         continue;
       }
       busy++;
       try {
-        await processDocument(job);
+        await processBatch(jobs);
       } catch (error) {
-        options.log?.error({ err: error, document: job.id }, 'ingest: document failed unexpectedly');
+        options.log?.error({ err: error }, 'ingest: batch failed unexpectedly');
       } finally {
         busy--;
       }
     }
   };
 
-  const processDocument = async (job: ClaimedDocument) => {
-    const renewal = setInterval(() => void renewLease(database, job.id, owner, leaseMs).catch(() => {}), leaseMs / 3);
+  /** Parses what needs parsing, then indexes every parsed document of the batch together. */
+  const processBatch = async (jobs: ClaimedDocument[]) => {
+    const held = jobs.map((job) => job.id);
+    const renewal = setInterval(() => void renewLeases(database, held, owner, leaseMs).catch(() => {}), leaseMs / 3);
     try {
-      const collection = await collectionOf(database.db, job);
-      if (!collection) return; // deleted meanwhile, with the document
-      let pages: string[];
-      if (job.index_status === 'parsing') {
-        const startedAt = performance.now();
-        let parsed: { pages: string[]; ocrPages: number };
-        try {
-          parsed = await parseSource(job);
-        } catch (error) {
-          await fail(job, 'parsing_failed', reasonOf(error));
-          return;
-        }
-        pages = parsed.pages;
-        const moved = await database.db.transaction().execute(async (trx) => {
-          const result = await trx
-            .updateTable('documents')
-            .set({ index_status: 'indexing', num_pages: pages.length, updated_at: new Date().toISOString() })
-            .where('id', '=', job.id)
-            .where('lease_owner', '=', owner)
-            .executeTakeFirst();
-          if (Number(result.numUpdatedRows) === 0) return false;
-          await addDocumentEvent(trx, collection, 'parsed', {
-            fileBytes: job.size,
-            pages: pages.length,
-            ocrPages: parsed.ocrPages,
-            timeMs: performance.now() - startedAt,
-          });
-          return true;
-        });
-        if (!moved) return; // lease lost: the document was deleted, replaced or handed to another worker
-      } else {
-        pages = await storedPages(job);
+      const collections = await collectionsOf(database.db, jobs);
+      const ready: Prepared[] = [];
+      for (const job of jobs) {
+        const collection = collections.get(job.collection_id);
+        if (!collection) continue; // deleted meanwhile, with the document
+        const prepared = await prepare(job, collection);
+        if (prepared) ready.push(prepared);
       }
+      if (ready.length === 0) return;
       try {
-        await indexPages(job, collection, pages);
+        await writeIndex(ready);
       } catch (error) {
-        await fail(job, 'indexing_failed', reasonOf(error));
+        // Index one by one, so a document that cannot be written fails alone.
+        if (ready.length === 1) return await fail(ready[0]!.job, 'indexing_failed', reasonOf(error));
+        for (const item of ready) {
+          await writeIndex([item]).catch((failure) => fail(item.job, 'indexing_failed', reasonOf(failure)));
+        }
       }
     } finally {
       clearInterval(renewal);
     }
   };
+
+  /** Pages and snippets of one claimed document, or null when it failed (and was marked so). */
+  const prepare = async (job: ClaimedDocument, collection: CollectionRef): Promise<Prepared | null> => {
+    const startedAt = performance.now();
+    let pages: string[];
+    let parsed: Prepared['parsed'] = null;
+    if (job.index_status === 'parsing') {
+      let result: { pages: string[]; ocrPages: number };
+      try {
+        result = await parseSource(job);
+      } catch (error) {
+        await fail(job, 'parsing_failed', reasonOf(error));
+        return null;
+      }
+      pages = result.pages;
+      parsed = { pages: pages.length, ocrPages: result.ocrPages, timeMs: performance.now() - startedAt };
+      if (job.source_type === 'auto') {
+        // A file took real parsing work: record it, and show `indexing`, before indexing.
+        if (!(await markParsed(job, collection, parsed))) return null;
+        parsed = null;
+      }
+    } else {
+      try {
+        pages = await storedPages(job);
+      } catch (error) {
+        await fail(job, 'indexing_failed', reasonOf(error));
+        return null;
+      }
+    }
+    try {
+      return { job, collection, chunked: chunkPages(pages), parsed, startedAt };
+    } catch (error) {
+      await fail(job, 'indexing_failed', reasonOf(error));
+      return null;
+    }
+  };
+
+  const markParsed = async (job: ClaimedDocument, collection: CollectionRef, parsed: NonNullable<Prepared['parsed']>) =>
+    database.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('documents')
+        .set({ index_status: 'indexing', num_pages: parsed.pages, updated_at: new Date().toISOString() })
+        .where('id', '=', job.id)
+        .where('lease_owner', '=', owner)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false; // lease lost: deleted, replaced or handed on
+      await addDocumentEvent(trx, collection, 'parsed', { fileBytes: job.size, pages: parsed.pages, ocrPages: parsed.ocrPages, timeMs: parsed.timeMs });
+      return true;
+    });
 
   /** Pages of the raw file: text inputs directly, files through the parsers. */
   const parseSource = async (job: ClaimedDocument): Promise<{ pages: string[]; ocrPages: number }> => {
@@ -153,9 +185,9 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
     } catch {
       throw new ParseError('The raw document data is missing from storage.');
     }
-    if (job.source_type === 'text') return { pages: [bytes.toString('utf8')], ocrPages: 0 };
+    if (job.source_type === 'text') return { pages: [storableText(bytes.toString('utf8'))], ocrPages: 0 };
     if (job.source_type === 'text-pages' || job.source_type === 'text-pages-unordered') {
-      return { pages: JSON.parse(bytes.toString('utf8')) as string[], ocrPages: 0 };
+      return { pages: (JSON.parse(bytes.toString('utf8')) as string[]).map(storableText), ocrPages: 0 };
     }
     return parseFile(bytes, { filename: job.path });
   };
@@ -167,34 +199,42 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
     return (await parseSource(job)).pages;
   };
 
-  const indexPages = async (job: ClaimedDocument, collection: CollectionRef, pages: string[]) => {
-    const startedAt = performance.now();
-    const chunked = chunkPages(pages);
+  /**
+   * One transaction: each document still leased to us becomes `indexed` with its text, its old
+   * pages and chunks are replaced, the document-level index row written, and the usage events
+   * of the batch added. The full-text tables flush once for the whole batch.
+   */
+  const writeIndex = async (items: Prepared[]) => {
     await database.db.transaction().execute(async (trx) => {
       const now = new Date().toISOString();
-      const held = await trx
-        .updateTable('documents')
-        .set({
-          index_status: 'indexed',
-          text: chunked.text,
-          text_bytes: Buffer.byteLength(chunked.text, 'utf8'),
-          num_pages: chunked.pages.length,
-          error: null,
-          lease_owner: null,
-          lease_expires_at: null,
-          updated_at: now,
-        })
-        .where('id', '=', job.id)
-        .where('lease_owner', '=', owner)
-        .executeTakeFirst();
-      if (Number(held.numUpdatedRows) === 0) return; // lease lost: leave the document to its new state
-      try {
-        await trx.deleteFrom('pages').where('document_id', '=', job.id).execute();
-        await trx.deleteFrom('chunks').where('document_id', '=', job.id).execute();
-        await index.unindexDocumentText(trx, job.seq);
-        await insertInBatches(
-          trx,
-          'pages',
+      const kept: Prepared[] = [];
+      for (const item of items) {
+        const held = await trx
+          .updateTable('documents')
+          .set({
+            index_status: 'indexed',
+            text: item.chunked.text,
+            text_bytes: Buffer.byteLength(item.chunked.text, 'utf8'),
+            num_pages: item.chunked.pages.length,
+            error: null,
+            lease_owner: null,
+            lease_expires_at: null,
+            updated_at: now,
+          })
+          .where('id', '=', item.job.id)
+          .where('lease_owner', '=', owner)
+          .executeTakeFirst();
+        if (Number(held.numUpdatedRows) > 0) kept.push(item); // else: lease lost, leave it to its new state
+      }
+      if (kept.length === 0) return;
+      const ids = kept.map((item) => item.job.id);
+      await trx.deleteFrom('pages').where('document_id', 'in', ids).execute();
+      await trx.deleteFrom('chunks').where('document_id', 'in', ids).execute();
+      for (const item of kept) await index.unindexDocumentText(trx, item.job.seq);
+      await insertInBatches(
+        trx,
+        'pages',
+        kept.flatMap(({ job, chunked }) =>
           chunked.pages.map((page) => ({
             id: randomUUID(),
             document_id: job.id,
@@ -204,11 +244,13 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
             start_index: page.start_index,
             end_index: page.end_index,
           })),
-        );
-        for (const granularity of ['coarse', 'fine'] as const) {
-          await insertInBatches(
-            trx,
-            'chunks',
+        ),
+      );
+      for (const granularity of ['coarse', 'fine'] as const) {
+        await insertInBatches(
+          trx,
+          'chunks',
+          kept.flatMap(({ job, chunked }) =>
             chunked[granularity].map((snippet) => ({
               document_id: job.id,
               collection_id: job.collection_id,
@@ -219,21 +261,43 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
               page_start: snippet.page_span[0],
               page_end: snippet.page_span[1],
             })),
-          );
-        }
-        await index.indexDocumentText(trx, { seq: job.seq, collectionId: job.collection_id, text: chunked.text });
-        await addDocumentEvent(trx, collection, 'indexed', {
-          fileBytes: job.size,
-          contentTokens: countTokens(chunked.text),
-          coarseChunks: chunked.coarse.length,
-          fineChunks: chunked.fine.length,
-          pages: chunked.pages.length,
-          timeMs: performance.now() - startedAt,
-        });
-      } catch (error) {
-        throw new IndexingError(reasonOf(error));
+          ),
+        );
       }
+      for (const { job, chunked } of kept) {
+        await index.indexDocumentText(trx, { seq: job.seq, collectionId: job.collection_id, text: chunked.text });
+      }
+      await addBatchEvents(trx, kept);
     });
+  };
+
+  /** Usage events of a batch, summed per collection: one upsert per collection and kind. */
+  const addBatchEvents = async (trx: Kysely<DB>, items: Prepared[]) => {
+    const byCollection = new Map<string, Prepared[]>();
+    for (const item of items) byCollection.set(item.collection.collectionId, [...(byCollection.get(item.collection.collectionId) ?? []), item]);
+    const elapsed = performance.now();
+    for (const group of byCollection.values()) {
+      const collection = group[0]!.collection;
+      const parsed = group.filter((item) => item.parsed);
+      if (parsed.length > 0) {
+        await addDocumentEvent(trx, collection, 'parsed', {
+          count: parsed.length,
+          fileBytes: sum(parsed, (item) => item.job.size),
+          pages: sum(parsed, (item) => item.parsed!.pages),
+          ocrPages: sum(parsed, (item) => item.parsed!.ocrPages),
+          timeMs: sum(parsed, (item) => item.parsed!.timeMs),
+        });
+      }
+      await addDocumentEvent(trx, collection, 'indexed', {
+        count: group.length,
+        fileBytes: sum(group, (item) => item.job.size),
+        contentTokens: sum(group, (item) => countTokens(item.chunked.text)),
+        coarseChunks: sum(group, (item) => item.chunked.coarse.length),
+        fineChunks: sum(group, (item) => item.chunked.fine.length),
+        pages: sum(group, (item) => item.chunked.pages.length),
+        timeMs: sum(group, (item) => elapsed - item.startedAt),
+      });
+    }
   };
 
   const fail = async (job: ClaimedDocument, status: 'parsing_failed' | 'indexing_failed', reason: string) => {
@@ -265,9 +329,24 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
   };
 }
 
-async function collectionOf(db: Kysely<DB>, job: ClaimedDocument): Promise<CollectionRef | null> {
-  const row = await db.selectFrom('collections').select('name').where('id', '=', job.collection_id).executeTakeFirst();
-  return row ? { organizationId: job.organization_id, collectionId: job.collection_id, collectionName: row.name } : null;
+/** A claimed document ready to index: its snippets, and its parse figures when parsed just now. */
+interface Prepared {
+  job: ClaimedDocument;
+  collection: CollectionRef;
+  chunked: ChunkedDocument;
+  parsed: { pages: number; ocrPages: number; timeMs: number } | null;
+  startedAt: number;
+}
+
+/** Documents claimed at once: enough to amortise a transaction, few enough to keep leases short. */
+const BATCH_SIZE = 16;
+
+const sum = <T>(items: T[], value: (item: T) => number) => items.reduce((total, item) => total + value(item), 0);
+
+async function collectionsOf(db: Kysely<DB>, jobs: ClaimedDocument[]): Promise<Map<string, CollectionRef>> {
+  const ids = [...new Set(jobs.map((job) => job.collection_id))];
+  const rows = await db.selectFrom('collections').select(['id', 'name', 'organization_id']).where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, { organizationId: row.organization_id, collectionId: row.id, collectionName: row.name }]));
 }
 
 /** Multi-row inserts, sized under SQLite's bound-parameter limit. */
