@@ -1,8 +1,10 @@
 /**
  * Plans, prices and the models' figures: spec §2 "Billing" and §9, in one table. Everything that
- * charges, shows or checks a plan reads it from here; the dashboard's own copy is
- * apps/web/src/features/billing/billing-plans.ts.
+ * charges, shows or checks a plan reads it from here; the dashboard shows the same figures from
+ * its spec §9 module, apps/web/src/lib/constants.ts.
  */
+import { RERANK_BYTES_PER_MINUTE } from '../domain/limits.ts';
+
 export type PlanType = 'starter' | 'teams' | 'enterprise';
 export type SubscriptionType = 'none' | PlanType;
 /** Plans an owner can buy by themselves; Enterprise is reached by booking a call. */
@@ -52,7 +54,7 @@ export const isSelfServe = (type: string): type is SelfServePlanType => type ===
 
 /** The models section's figures (spec §2, §9). */
 export const models = {
-  reranker: { pricePerMillionTokensUsd: 0.025, rateLimitBytesPerMinute: 2_000_000 },
+  reranker: { pricePerMillionTokensUsd: 0.025, rateLimitBytesPerMinute: RERANK_BYTES_PER_MINUTE },
 } as const;
 
 /** Cents as USD with two decimals: 5000 -> "$50.00". */

@@ -1,8 +1,16 @@
-import type { SubscriptionType } from '@sift/contracts';
+import { EMBED_MODEL_IDS, RERANK_MODEL_IDS, type SubscriptionType } from '@sift/contracts';
+import {
+  INVOICE_CURRENCY,
+  INVOICE_DECIMALS,
+  PLAN_MONTHLY_PRICE_CENTS,
+  RERANKER_PRICE_PER_MILLION_TOKENS_USD,
+  RERANKER_RATE_LIMIT_BYTES_PER_MINUTE,
+  STARTER_TRIAL_WEEKS,
+} from '@/lib/constants';
 
 /**
- * Plans, prices and the models' figures of spec §2 "Billing" and §9: the dashboard's one module
- * for them (the server's is apps/server/src/billing/plans.ts, with the same figures).
+ * The plans and models of spec §2 "Billing", built on the figures of spec §9 (lib/constants.ts;
+ * the server's table is apps/server/src/billing/plans.ts, with the same figures).
  */
 export type PlanType = Exclude<SubscriptionType, 'none'>;
 
@@ -19,8 +27,8 @@ export const plans: readonly Plan[] = [
   {
     type: 'starter',
     name: 'Starter',
-    monthlyPriceCents: 50_00,
-    trialWeeks: 2,
+    monthlyPriceCents: PLAN_MONTHLY_PRICE_CENTS.starter,
+    trialWeeks: STARTER_TRIAL_WEEKS,
     features: [
       '1,000 queries',
       '1,000,000 tokens of ingestion and storage',
@@ -32,14 +40,14 @@ export const plans: readonly Plan[] = [
   {
     type: 'teams',
     name: 'Teams',
-    monthlyPriceCents: 500_00,
+    monthlyPriceCents: PLAN_MONTHLY_PRICE_CENTS.teams,
     trialWeeks: 0,
     features: ['20,000 queries', 'Fast ingestion of 100 million tokens a month', '100,000 pages of OCR', 'Unlimited storage'],
   },
   {
     type: 'enterprise',
     name: 'Enterprise',
-    monthlyPriceCents: null,
+    monthlyPriceCents: PLAN_MONTHLY_PRICE_CENTS.enterprise,
     trialWeeks: 0,
     features: ['On-prem deployment', '99.99% SLA', 'Support'],
   },
@@ -52,8 +60,13 @@ export const planRank: Record<SubscriptionType, number> = { none: 0, starter: 1,
 
 /** The Models section's figures (spec §2, §9). */
 export const models = {
-  reranker: { name: 'zerank-2', pricePerMillionTokensUsd: 0.025, rateLimitBytesPerMinute: 2_000_000 },
-  embedding: { name: 'zembed-1' },
+  reranker: {
+    /** The flagship: the first of the models the provider API serves. */
+    name: RERANK_MODEL_IDS[0],
+    pricePerMillionTokensUsd: RERANKER_PRICE_PER_MILLION_TOKENS_USD,
+    rateLimitBytesPerMinute: RERANKER_RATE_LIMIT_BYTES_PER_MINUTE,
+  },
+  embedding: { name: EMBED_MODEL_IDS[0] },
 } as const;
 
 /**
@@ -62,7 +75,12 @@ export const models = {
  */
 export const SALES_CONTACT_URL = 'mailto:sales@sift.dev?subject=Sift%20Enterprise';
 
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const usd = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: INVOICE_CURRENCY,
+  minimumFractionDigits: INVOICE_DECIMALS,
+  maximumFractionDigits: INVOICE_DECIMALS,
+});
 
 /** Invoice amounts are in cents, shown as USD with two decimals (spec §9): 5000 -> "$50.00". */
 export const formatUsd = (cents: number): string => usd.format(cents / 100);
