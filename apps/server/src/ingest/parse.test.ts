@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import JSZip from 'jszip';
 import { afterAll, describe, expect, test } from 'vitest';
 import { closeOcr, ParseError, parseFile } from './parse.ts';
-import { recognizeImage } from './parsers/ocr.ts';
+import { OcrStopped, recognizeImage } from './parsers/ocr.ts';
 
 const fixture = (name: string) =>
   readFileSync(fileURLToPath(new URL(`../../test/fixtures/ingest/${name}`, import.meta.url)));
@@ -126,6 +126,18 @@ describe('images (OCR, offline)', () => {
     const png = fixture('words.png');
     await expectParseError(recognizeImage(png, 'PNG', 1), /OCR did not finish within/);
     expect(await recognizeImage(png, 'PNG')).toContain('HELLO');
+  });
+
+  test('closeOcr() fails queued and running recognitions with OcrStopped (retryable, not a bad file)', async () => {
+    const png = fixture('words.png');
+    await parseFile(png); // the worker exists
+    const running = parseFile(png);
+    const queued = parseFile(png);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await closeOcr();
+    await expect(running).rejects.toBeInstanceOf(OcrStopped);
+    await expect(queued).rejects.toBeInstanceOf(OcrStopped);
+    expect((await parseFile(png)).pages[0]).toContain('HELLO'); // a new worker on next use
   });
 
   test('concurrent recognitions are queued on the one worker', async () => {

@@ -11,7 +11,8 @@ import { ParseError } from './parsers/parse-error.ts';
 import { parsePdf } from './parsers/pdf.ts';
 import { decodeText, isBlank, storableText } from './parsers/text.ts';
 
-export { closeOcr } from './parsers/ocr.ts';
+/** Not ParseErrors: the file is fine, the engine is not (a retry may succeed). */
+export { closeOcr, OcrEngineUnavailable, OcrStopped } from './parsers/ocr.ts';
 export { ParseError };
 
 export interface ParsedDocument {

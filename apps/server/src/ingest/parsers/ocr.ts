@@ -17,13 +17,26 @@ const require = createRequire(import.meta.url);
 /** LSTM-only model (the engine mode used below), the smaller of the two the package ships. */
 const ENGLISH_MODEL_DIR = join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
 
-let worker: Promise<Worker> | undefined;
+/** The tesseract worker, and a way to make every job waiting on it fail at once when it is stopped. */
+interface Engine {
+  worker: Promise<Worker>;
+  stopped: Promise<never>;
+  stop: () => void;
+}
+
+let engine: Engine | undefined;
 /** One recognition at a time: the worker is single-threaded, and a timeout must measure our own job only. */
 let queue: Promise<unknown> = Promise.resolve();
 
-/** Creation loads the model (seconds), so one worker is made on first use and reused. */
-function getWorker(): Promise<Worker> {
-  worker ??= createWorker('eng', OEM.LSTM_ONLY, {
+/** Creation loads the model (a second or more), so one worker is made on first use and reused. */
+function getEngine(): Engine {
+  if (engine) return engine;
+  let stop = () => {};
+  const stopped = new Promise<never>((_, reject) => {
+    stop = () => reject(new OcrStopped());
+  });
+  stopped.catch(() => {}); // nobody may be waiting when it is stopped
+  const worker = createWorker('eng', OEM.LSTM_ONLY, {
     langPath: ENGLISH_MODEL_DIR,
     gzip: true,
     // The default cache writes eng.traineddata into the working directory.
@@ -31,35 +44,61 @@ function getWorker(): Promise<Worker> {
     // Without a handler, tesseract.js rethrows a failed job inside a message listener, which
     // would crash the process; the job's promise is rejected anyway.
     errorHandler: () => {},
-  }).catch((error: unknown) => {
-    worker = undefined;
-    throw error;
   });
-  return worker;
+  const created: Engine = { worker, stopped, stop };
+  worker.catch(() => discard(created)); // try again on next use
+  engine = created;
+  return created;
 }
 
-export async function closeOcr(): Promise<void> {
-  const current = worker;
-  worker = undefined;
-  if (current) await current.then((w) => w.terminate()).catch(() => {});
+/** Forgets an engine and terminates its thread without waiting (its creation may be what hangs). */
+function discard(stale: Engine): Promise<void> {
+  if (engine === stale) engine = undefined;
+  stale.stop();
+  return stale.worker.then(
+    async (w) => {
+      await w.terminate();
+    },
+    () => {},
+  );
 }
+
+/** Terminates the OCR worker thread (it keeps the process alive); call on shutdown and after tests. */
+export async function closeOcr(): Promise<void> {
+  closings++;
+  if (engine) await discard(engine);
+}
+
+/** Counts closeOcr() calls, so that images queued before one are not read by a new worker. */
+let closings = 0;
 
 /**
- * The text of an image, or a ParseError with the reason (damaged, too large, too slow). Only an
- * engine that cannot start at all (a broken installation, not the user's file) throws a plain Error.
+ * The text of an image, or a ParseError with the reason (damaged, too large, too slow). Failures
+ * that are not the file's fault throw other errors: OcrEngineUnavailable, OcrStopped.
  */
 export function recognizeImage(bytes: Buffer, format: ImageFormat, timeoutMs = OCR_TIMEOUT_MS): Promise<string> {
-  const job = queue.then(() => recognizeNow(bytes, format, timeoutMs));
+  const closingsAtRequest = closings;
+  const job = queue.then(() => {
+    if (closings !== closingsAtRequest) throw new OcrStopped();
+    return recognizeNow(bytes, format, timeoutMs);
+  });
   queue = job.catch(() => {});
   return job;
 }
 
 export type ImageFormat = 'PNG' | 'JPEG';
 
-/** The server's fault, not the file's: the document should not be marked as a bad file for it. */
+/** The OCR engine could not start: a broken installation, not a bad file. */
 export class OcrEngineUnavailable extends Error {
   constructor(cause: unknown) {
     super(`The OCR engine could not start: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+/** closeOcr() was called while this image waited or was being read (shutdown): worth a retry. */
+export class OcrStopped extends Error {
+  constructor() {
+    super('OCR was stopped before the image was read.');
   }
 }
 
@@ -75,20 +114,20 @@ async function recognizeNow(bytes: Buffer, format: ImageFormat, timeoutMs: numbe
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new ParseError(`OCR did not finish within ${timeoutMs / 1000} seconds.`)), timeoutMs);
   });
+  const current = getEngine();
   try {
-    const engine = await Promise.race([
-      getWorker().catch((error: unknown) => {
-        throw new OcrEngineUnavailable(error);
-      }),
-      timeout,
-    ]);
-    const result = await Promise.race([engine.recognize(bytes), timeout]);
+    const starting = current.worker.catch((error: unknown) => {
+      throw new OcrEngineUnavailable(error);
+    });
+    const worker = await Promise.race([starting, current.stopped, timeout]);
+    const result = await Promise.race([worker.recognize(bytes), current.stopped, timeout]);
     return result.data.text;
   } catch (error) {
+    if (error instanceof OcrStopped || error instanceof OcrEngineUnavailable) throw error;
     // After a timeout the worker may still be busy; after a decoding failure the engine has
     // aborted inside WebAssembly. Either way, start afresh next time.
-    await closeOcr();
-    if (error instanceof ParseError || error instanceof OcrEngineUnavailable) throw error;
+    void discard(current);
+    if (error instanceof ParseError) throw error;
     throw new ParseError(`The ${format} image is damaged or could not be decoded.`);
   } finally {
     clearTimeout(timer);
