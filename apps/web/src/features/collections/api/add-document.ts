@@ -6,16 +6,19 @@ const TEXT_EXTENSIONS = ['.txt', '.md'];
 
 export const isTextFile = (name: string): boolean => TEXT_EXTENSIONS.some((ext) => name.toLowerCase().endsWith(ext));
 
-function readAsBase64(file: Blob): Promise<string> {
+function read(file: Blob, as: 'text' | 'dataUrl'): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
-    reader.onload = () => {
-      const url = String(reader.result);
-      resolve(url.slice(url.indexOf(',') + 1));
-    };
+    reader.onload = () => resolve(String(reader.result));
     reader.onerror = () => reject(reader.error ?? new Error('Could not read the file'));
-    reader.readAsDataURL(file);
+    if (as === 'text') reader.readAsText(file);
+    else reader.readAsDataURL(file);
   });
+}
+
+async function readAsBase64(file: Blob): Promise<string> {
+  const url = await read(file, 'dataUrl');
+  return url.slice(url.indexOf(',') + 1);
 }
 
 export interface AddDocumentFileInput {
@@ -33,7 +36,7 @@ export interface AddDocumentFileInput {
  */
 export async function addDocumentFile({ workingKey, collectionName, file, overwrite, onProgress }: AddDocumentFileInput): Promise<void> {
   const content = isTextFile(file.name)
-    ? { type: 'text' as const, text: await file.text() }
+    ? { type: 'text' as const, text: await read(file, 'text') }
     : { type: 'auto' as const, base64_data: await readAsBase64(file) };
   const client = createProviderClient(workingKey, { fetch: createXhrFetch(onProgress) });
   await client.documents.add({ collection_name: collectionName, path: file.name, content, overwrite });

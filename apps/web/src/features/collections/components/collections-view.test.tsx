@@ -1,0 +1,207 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CurrentOrganization } from '@/lib/current-organization';
+import { CollectionsView } from './collections-view';
+
+// The SDK client is the only boundary replaced: each method answers what the server would.
+const client = {
+  status: { getStatus: vi.fn() },
+  documents: { getInfoList: vi.fn(), getInfo: vi.fn(), add: vi.fn() },
+  collections: { add: vi.fn() },
+};
+vi.mock('@/lib/provider-client', () => ({ createProviderClient: () => client }));
+
+let organization: Partial<CurrentOrganization>;
+vi.mock('@/lib/current-organization', () => ({ useCurrentOrganization: () => organization }));
+
+const ready: Partial<CurrentOrganization> = {
+  status: 'success',
+  error: null,
+  organizationId: 'org-1',
+  workingKey: 'sift_key',
+  collectionsList: ['handbook', 'manuals'],
+  reloadCollections: async () => {},
+};
+
+const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();
+const doc = (path: string, index_status: string, extra: Record<string, unknown> = {}) => ({
+  id: path,
+  collection_name: 'handbook',
+  path,
+  created_at: minutesAgo(5),
+  size: 2048,
+  metadata: {},
+  index_status,
+  num_pages: 1,
+  file_url: '',
+  ...extra,
+});
+
+const status = (overrides: Record<string, number> = {}) => ({
+  num_documents: 3,
+  num_parsing_documents: 0,
+  num_indexing_documents: 0,
+  num_indexed_documents: 2,
+  num_failed_documents: 1,
+  num_indexed_bytes: 0,
+  ...overrides,
+});
+
+function renderView() {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={queryClient}>
+      <CollectionsView />
+    </QueryClientProvider>,
+  );
+}
+
+async function choose(name = 'handbook') {
+  const user = userEvent.setup();
+  await user.selectOptions(screen.getByRole('combobox', { name: 'Collection' }), name);
+  return user;
+}
+
+beforeEach(() => {
+  organization = { ...ready };
+  vi.clearAllMocks();
+  client.status.getStatus.mockResolvedValue(status());
+  client.documents.getInfoList.mockResolvedValue({
+    documents: [
+      doc('guide.txt', 'indexed', { metadata: { team: 'keepers' } }),
+      doc('notes.md', 'indexed', { size: 300 }),
+      doc('scan.pdf', 'parsing_failed'),
+    ],
+  });
+  client.documents.getInfo.mockResolvedValue({ document: { ...doc('guide.txt', 'indexed'), content: 'Trim the wick.' } });
+});
+
+describe('CollectionsView', () => {
+  it('before a collection is chosen: the messages and the disabled prefix box', () => {
+    renderView();
+    expect(screen.getByRole('option', { name: 'Select a Collection' })).toBeTruthy();
+    expect(screen.getAllByText('Select a collection to view files')).toHaveLength(2);
+    const prefix = screen.getByPlaceholderText('Select a Collection first.') as HTMLInputElement;
+    expect(prefix.disabled).toBe(true);
+  });
+
+  it('says so when there is no API key', () => {
+    organization = { ...ready, workingKey: null };
+    renderView();
+    expect(screen.getByText('No API Key is available. Please create an API Key!')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'New Collection' })).toBeNull();
+  });
+
+  it('shows the counters and the list with sizes, relative times and status dots', async () => {
+    renderView();
+    await choose();
+    await waitFor(() => expect(screen.getByText('guide.txt')).toBeTruthy());
+    const counters = screen.getByLabelText('Collection status');
+    expect(within(counters).getByText('Docs').nextElementSibling?.textContent).toBe('3');
+    expect(within(counters).getByText('Indexed').nextElementSibling?.textContent).toBe('2');
+    expect(within(counters).getByText('Failed').nextElementSibling?.textContent).toBe('1');
+    const table = screen.getByRole('table', { name: 'Documents' });
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Name', 'Size', 'Upload Date']);
+    const guide = table.querySelector('tr[data-path="guide.txt"]')!;
+    expect(guide.textContent).toContain('2.0 KB');
+    expect(guide.textContent).toContain('5 min ago');
+    expect(table.querySelector('tr[data-path="notes.md"]')!.textContent).toContain('300 B');
+    expect(within(table).getAllByRole('img', { name: 'Indexed' })).toHaveLength(2);
+    expect(within(table).getByRole('img', { name: 'Parsing failed' })).toBeTruthy();
+    expect(screen.getByPlaceholderText('Search files by prefix...')).toBeTruthy();
+    expect(screen.getByText('Select a file to view its contents')).toBeTruthy();
+  });
+
+  it('shows the content of an indexed file, its metadata as JSON, and the failure message of a failed one', async () => {
+    renderView();
+    const user = await choose();
+    await user.click(await screen.findByRole('button', { name: /guide\.txt/ }));
+    expect(await screen.findByText('Trim the wick.')).toBeTruthy();
+    expect(client.documents.getInfo).toHaveBeenCalledWith({ collection_name: 'handbook', path: 'guide.txt', include_content: true });
+    await user.click(screen.getByRole('switch', { name: 'Show Metadata' }));
+    expect(screen.getByLabelText('Metadata').textContent).toBe(JSON.stringify({ team: 'keepers' }, null, 2));
+    await user.click(screen.getByRole('button', { name: /notes\.md/ }));
+    expect(screen.getByText('No metadata available')).toBeTruthy();
+    await user.click(screen.getByRole('switch', { name: 'Show Metadata' }));
+    await user.click(screen.getByRole('button', { name: /scan\.pdf/ }));
+    expect(screen.getByText('Document parsing failed. Please check the file format and try uploading again.')).toBeTruthy();
+  });
+
+  it('content errors: not found, any other failure, empty content', async () => {
+    const notFound = Object.assign(new Error('404 {}'), { status: 404, error: { detail: 'Not found' } });
+    client.documents.getInfo.mockRejectedValueOnce(notFound);
+    renderView();
+    const user = await choose();
+    await user.click(await screen.findByRole('button', { name: /guide\.txt/ }));
+    expect(await screen.findByText('Document Not Found')).toBeTruthy();
+
+    client.documents.getInfo.mockRejectedValueOnce(new Error('Request timed out.'));
+    await user.click(screen.getByRole('button', { name: /notes\.md/ }));
+    expect(await screen.findByText('Error loading document content: Request timed out.')).toBeTruthy();
+  });
+
+  it("says 'Could not fetch document content' for empty content", async () => {
+    client.documents.getInfo.mockResolvedValue({ document: { ...doc('guide.txt', 'indexed'), content: '' } });
+    renderView();
+    const user = await choose();
+    await user.click(await screen.findByRole('button', { name: /guide\.txt/ }));
+    expect(await screen.findByText('Could not fetch document content')).toBeTruthy();
+  });
+
+  it('shows the list and status failures', async () => {
+    client.status.getStatus.mockRejectedValue(new Error('down'));
+    client.documents.getInfoList.mockRejectedValue(new Error('Connection error.'));
+    renderView();
+    await choose();
+    expect(await screen.findByText('Fetching collection failed...')).toBeTruthy();
+    expect(await screen.findByText('Document Search failed...')).toBeTruthy();
+    expect(screen.getByText('Error loading documents: Connection error.')).toBeTruthy();
+  });
+
+  it('reads every page of the cursor, asking for paths after the last one', async () => {
+    const first = Array.from({ length: 1024 }, (_, i) => doc(`f${String(i).padStart(4, '0')}.txt`, 'indexed'));
+    client.documents.getInfoList.mockResolvedValueOnce({ documents: first }).mockResolvedValueOnce({ documents: [doc('z.txt', 'indexed')] });
+    renderView();
+    await choose();
+    await waitFor(() => expect(screen.getByText('z.txt')).toBeTruthy());
+    expect(client.documents.getInfoList).toHaveBeenCalledTimes(2);
+    expect(client.documents.getInfoList.mock.calls[1]![0]).toEqual({ collection_name: 'handbook', path_prefix: null, limit: 1024, path_gt: 'f1023.txt' });
+    expect(screen.getByRole('table', { name: 'Documents' }).querySelectorAll('tbody tr')).toHaveLength(1025);
+  });
+
+  it('a prefix search narrows the list and clears a selection that is no longer listed; another collection keeps the metadata flag', async () => {
+    renderView();
+    const user = await choose();
+    await user.click(await screen.findByRole('button', { name: /guide\.txt/ }));
+    await user.click(screen.getByRole('switch', { name: 'Show Metadata' }));
+    client.documents.getInfoList.mockResolvedValue({ documents: [doc('notes.md', 'indexed')] });
+    await user.type(screen.getByPlaceholderText('Search files by prefix...'), 'no');
+    await waitFor(() => expect(client.documents.getInfoList).toHaveBeenLastCalledWith({ collection_name: 'handbook', path_prefix: 'no', limit: 1024 }));
+    expect(await screen.findByText('Select a file to view its contents')).toBeTruthy();
+
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Collection' }), 'manuals');
+    expect((screen.getByPlaceholderText('Search files by prefix...') as HTMLInputElement).value).toBe('');
+    expect((screen.getByRole('switch', { name: 'Show Metadata' }) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it('uploads several files, text as text and others as base64, with a progress bar and an error per file', async () => {
+    client.documents.add.mockImplementation(async ({ path }: { path: string }) => {
+      if (path === 'b.pdf') throw Object.assign(new Error('403 {}'), { status: 403, error: { detail: 'This API key is read-only.' } });
+      return { message: 'Success!' };
+    });
+    renderView();
+    const user = await choose();
+    await user.upload(screen.getByLabelText('Upload files'), [
+      new File(['hello'], 'a.txt', { type: 'text/plain' }),
+      new File([new Uint8Array([1, 2, 3])], 'b.pdf', { type: 'application/pdf' }),
+    ]);
+    await waitFor(() => expect(document.querySelector('[data-upload="b.pdf"]')?.getAttribute('data-state')).toBe('error'));
+    expect(document.querySelector('[data-upload="a.txt"]')?.getAttribute('data-state')).toBe('done');
+    expect(client.documents.add).toHaveBeenCalledWith({ collection_name: 'handbook', path: 'a.txt', content: { type: 'text', text: 'hello' }, overwrite: false });
+    expect(client.documents.add).toHaveBeenCalledWith({ collection_name: 'handbook', path: 'b.pdf', content: { type: 'auto', base64_data: 'AQID' }, overwrite: false });
+    expect(screen.getByRole('progressbar', { name: 'Upload of a.txt' }).getAttribute('aria-valuenow')).toBe('100');
+    expect(screen.getByText('403 This API key is read-only.')).toBeTruthy();
+  });
+});
