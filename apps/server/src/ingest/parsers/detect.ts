@@ -43,7 +43,8 @@ const PROMISED_BINARY: Record<string, string> = {
 
 /** Office files are ZIP archives: the part names tell them apart (they are stored uncompressed). */
 function zipFormat(bytes: Buffer): FileFormat {
-  if (bytes.includes('word/document.xml')) return 'docx';
+  // The main part is almost always word/document.xml; any word/ part with OOXML content types is Word.
+  if (bytes.includes('word/document.xml') || (bytes.includes('[Content_Types].xml') && bytes.includes('word/'))) return 'docx';
   if (bytes.includes('xl/workbook.xml')) throw new ParseError('Excel spreadsheets (XLSX) are not supported.');
   if (bytes.includes('ppt/presentation.xml')) throw new ParseError('PowerPoint presentations (PPTX) are not supported.');
   if (bytes.includes('application/vnd.oasis.opendocument')) {
