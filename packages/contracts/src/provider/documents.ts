@@ -73,6 +73,16 @@ export const GetDocumentInfoListRequest = z.object({
 });
 export type GetDocumentInfoListRequest = z.infer<typeof GetDocumentInfoListRequest>;
 
+/**
+ * The cursor in the query string. The official SDK's auto-pager (`for await`) only carries the
+ * next `path_gt` this way, and only when the call passes a `query` request option; the query
+ * string then wins over the body.
+ */
+export const GetDocumentInfoListQuery = z.object({
+  path_gt: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(1024).optional(),
+});
+
 export const DocumentListItem = z.object({ ...documentFields, created_at: z.string() });
 export type DocumentListItem = z.infer<typeof DocumentListItem>;
 

@@ -3,6 +3,7 @@ import {
   DefaultResponse,
   DeleteDocumentRequest,
   DeleteDocumentResponse,
+  GetDocumentInfoListQuery,
   GetDocumentInfoListRequest,
   GetDocumentInfoListResponse,
   GetDocumentInfoRequest,
@@ -56,8 +57,8 @@ export const documentRoutes: FastifyPluginAsyncZod<AppContext> = async (app, con
   );
   app.post(
     '/documents/get-document-info-list',
-    { schema: { tags, body: GetDocumentInfoListRequest, response: { 200: GetDocumentInfoListResponse } } },
-    async (request) => listDocuments(database, providerActor(request, context), request.body),
+    { schema: { tags, body: GetDocumentInfoListRequest, querystring: GetDocumentInfoListQuery, response: { 200: GetDocumentInfoListResponse } } },
+    async (request) => listDocuments(database, providerActor(request, context), { ...request.body, ...request.query }),
   );
   app.post(
     '/documents/get-page-info',
