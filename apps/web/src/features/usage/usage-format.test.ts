@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { formatBytes, formatCount, formatExactBytes, hourLabel, updatedLabel } from './usage-format';
+import { formatBytes, formatCount, formatExactBytes, hourLabel, niceScale, updatedLabel } from './usage-format';
 
 describe('usage formatters', () => {
   test('counts are shortened with k, M and B', () => {
@@ -40,5 +40,16 @@ describe('usage formatters', () => {
       '12am', '1am', '2am', '3am', '4am', '5am', '6am', '7am', '8am', '9am', '10am', '11am',
       '12pm', '1pm', '2pm', '3pm', '4pm', '5pm', '6pm', '7pm', '8pm', '9pm', '10pm', '11pm',
     ]);
+  });
+});
+
+describe('chart axis scales', () => {
+  test('the count axis reaches at least 10 and the bytes axis at least 1000, with round ticks', () => {
+    expect(niceScale(0, 10)).toEqual({ max: 10, ticks: [0, 2, 4, 6, 8, 10] });
+    expect(niceScale(14, 10)).toEqual({ max: 20, ticks: [0, 5, 10, 15, 20] });
+    expect(niceScale(34, 10)).toEqual({ max: 40, ticks: [0, 10, 20, 30, 40] });
+    expect(niceScale(51, 10)).toEqual({ max: 80, ticks: [0, 20, 40, 60, 80] });
+    expect(niceScale(3, 1000)).toEqual({ max: 1000, ticks: [0, 200, 400, 600, 800, 1000] });
+    expect(niceScale(2_400_000, 1000).ticks.map(formatBytes)).toEqual(['0 B', '1 MB', '2 MB', '3 MB', '4 MB']);
   });
 });

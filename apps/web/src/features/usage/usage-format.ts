@@ -49,3 +49,16 @@ export function hourLabel(hour: number): string {
   const twelve = hour % 12 === 0 ? 12 : hour % 12;
   return `${twelve}${hour < 12 ? 'am' : 'pm'}`;
 }
+
+/**
+ * A chart axis from 0 to a round top at least `minimum` (spec §9: 10 for counts, 1000 for bytes)
+ * and its evenly spaced ticks: tops are 1, 2, 4, 5 or 8 times a power of ten, so ticks stay round.
+ */
+export function niceScale(value: number, minimum: number): { max: number; ticks: number[] } {
+  const top = Math.max(value, minimum);
+  const power = 10 ** Math.floor(Math.log10(top));
+  const multiple = [1, 2, 4, 5, 8, 10].find((m) => m * power >= top) ?? 10;
+  const max = multiple * power;
+  const intervals = [2, 4, 8].includes(multiple) ? 4 : 5;
+  return { max, ticks: Array.from({ length: intervals + 1 }, (_, i) => (max * i) / intervals) };
+}

@@ -42,7 +42,7 @@ export function MetricTiles({
             }`}
           >
             <div className={`text-xs font-medium ${selected ? 'text-slate-200' : 'text-slate-500'}`}>{USAGE_METRIC_NAMES[metric]}</div>
-            <div className="mt-1 text-lg font-semibold">{amount ? formatCount(amount.count) : '-'}</div>
+            <div data-testid="tile-count" className="mt-1 text-lg font-semibold">{amount ? formatCount(amount.count) : '-'}</div>
             <div className={`text-xs ${selected ? 'text-slate-200' : 'text-slate-600'}`}>{amount ? <ByteSize bytes={amount.bytes} /> : '-'}</div>
           </div>
         );

@@ -1,7 +1,7 @@
 import { Bar, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { Skeleton } from '@/components/ui/skeleton';
 import { USAGE_BYTES_AXIS_MIN, USAGE_CHART_HEIGHT, USAGE_CHART_MIN_WIDTH, USAGE_CHART_SKELETON_WIDTH, USAGE_COUNT_AXIS_MIN } from '@/lib/constants';
-import { formatBytes, formatCount } from '../usage-format';
+import { formatBytes, formatCount, niceScale } from '../usage-format';
 import { axisLabel, axisTicks, type Granularity, windowLabel } from '../usage-range';
 
 export interface UsagePoint {
@@ -34,6 +34,8 @@ export function UsageChart({
   onDrillDown?: (windowStart: number) => void;
 }) {
   const drillable = onDrillDown !== undefined;
+  const countScale = niceScale(Math.max(0, ...points.map((p) => p.count)), USAGE_COUNT_AXIS_MIN);
+  const bytesScale = niceScale(Math.max(0, ...points.map((p) => p.bytes)), USAGE_BYTES_AXIS_MIN);
   return (
     <figure aria-label={title} className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
       <figcaption className="mb-2 text-sm font-medium text-slate-800">{title}</figcaption>
@@ -66,7 +68,8 @@ export function UsageChart({
               />
               <YAxis
                 yAxisId="count"
-                domain={[0, (max: number) => Math.max(USAGE_COUNT_AXIS_MIN, max)]}
+                domain={[0, countScale.max]}
+                ticks={countScale.ticks}
                 allowDecimals={false}
                 tickFormatter={(value: number) => formatCount(value)}
                 tick={{ fontSize: 11, fill: '#64748b' }}
@@ -77,7 +80,8 @@ export function UsageChart({
               <YAxis
                 yAxisId="bytes"
                 orientation="right"
-                domain={[0, (max: number) => Math.max(USAGE_BYTES_AXIS_MIN, max)]}
+                domain={[0, bytesScale.max]}
+                ticks={bytesScale.ticks}
                 tickFormatter={(value: number) => formatBytes(value)}
                 tick={{ fontSize: 11, fill: '#a16207' }}
                 tickLine={false}
@@ -85,12 +89,10 @@ export function UsageChart({
                 width={64}
               />
               <Tooltip content={({ active, payload }) => <DarkTooltip active={active} payload={payload as DarkTooltipPayload} granularity={granularity} />} cursor={{ fill: 'rgba(148, 163, 184, 0.15)' }} />
-              {variant === 'bars' ? (
-                <Bar yAxisId="count" dataKey="count" name="Count" fill={COUNT_COLOR} radius={[2, 2, 0, 0]} isAnimationActive={false} />
-              ) : (
-                <Line yAxisId="count" dataKey="count" name="Count" stroke={COUNT_COLOR} strokeWidth={2} dot={false} isAnimationActive={false} />
-              )}
+              {/* Bars under the yellow bytes line; in the line view the count line is drawn over it. */}
+              {variant === 'bars' ? <Bar yAxisId="count" dataKey="count" name="Count" fill={COUNT_COLOR} radius={[2, 2, 0, 0]} isAnimationActive={false} /> : null}
               <Line yAxisId="bytes" dataKey="bytes" name="Bytes" stroke={BYTES_COLOR} strokeWidth={2} dot={false} isAnimationActive={false} />
+              {variant === 'line' ? <Line yAxisId="count" dataKey="count" name="Count" stroke={COUNT_COLOR} strokeWidth={2} dot={false} isAnimationActive={false} /> : null}
             </ComposedChart>
           </ResponsiveContainer>
         </div>
