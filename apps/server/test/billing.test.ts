@@ -365,6 +365,14 @@ describe('stripe billing', () => {
       cancel_url: 'https://sift.test/billing',
     });
 
+    // Stripe's refusals come back as 502 with Stripe's words.
+    client.checkout.sessions.create = async () => {
+      throw new Stripe.errors.StripeInvalidRequestError({ message: 'No such customer: cus_gone', type: 'invalid_request_error' });
+    };
+    await expect(
+      subscribe(h.database, provider, owner.id, { organization_id: organizationId, subscription_type: 'teams' }, 'https://sift.test'),
+    ).rejects.toMatchObject({ status: 502, detail: 'Stripe refused the request: No such customer: cus_gone' });
+
     // The webhook brings the subscription; cancelling asks Stripe to end it at the period's end.
     await deliver(subscriptionEvent(organizationId, 'evt_checkout_sub', 'customer.subscription.created', { id: 'sub_999' }));
     await cancelPlan(h.database, provider, owner.id, { organization_id: organizationId });

@@ -4,6 +4,16 @@ import type { BillingProvider } from './provider.ts';
 
 export const invalidSignature = 'Invalid webhook signature.';
 
+/** A failed Stripe call answers 502 with Stripe's own words, never a bare 500. */
+async function atStripe<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeError) throw new DomainError(502, `Stripe refused the request: ${error.message}`);
+    throw error;
+  }
+}
+
 /**
  * Billing through Stripe: subscribing creates a Checkout Session (the plan's price inline, the
  * trial when due, the organization and plan in metadata) and the browser pays on Stripe; what
@@ -15,7 +25,7 @@ export function createStripeProvider(options: { secretKey: string; webhookSecret
     name: 'stripe',
     async startCheckout(_database, request) {
       const metadata = { organization_id: request.organizationId, subscription_type: request.plan.type };
-      const session = await stripe.checkout.sessions.create({
+      const params: Stripe.Checkout.SessionCreateParams = {
         mode: 'subscription',
         line_items: [
           {
@@ -34,18 +44,19 @@ export function createStripeProvider(options: { secretKey: string; webhookSecret
         ...(request.stripeCustomerId ? { customer: request.stripeCustomerId } : {}),
         success_url: `${request.dashboardUrl}/billing?recent_subscription_type=${request.plan.type}`,
         cancel_url: `${request.dashboardUrl}/billing`,
-      });
+      };
+      const session = await atStripe(() => stripe.checkout.sessions.create(params));
       if (!session.url) throw new DomainError(502, 'Stripe did not return a checkout address.');
       return session.url;
     },
     async cancelAtPeriodEnd(subscriptionId) {
-      if (subscriptionId) await stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true });
+      if (subscriptionId) await atStripe(() => stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true }));
     },
     async resume(subscriptionId) {
-      if (subscriptionId) await stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: false });
+      if (subscriptionId) await atStripe(() => stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: false }));
     },
     async cancelSuperseded(subscriptionId) {
-      await stripe.subscriptions.cancel(subscriptionId, { prorate: true });
+      await atStripe(() => stripe.subscriptions.cancel(subscriptionId, { prorate: true }));
     },
     verifyWebhook(rawBody, signature) {
       if (!options.webhookSecret) throw new DomainError(503, 'The Stripe webhook secret (STRIPE_WEBHOOK_SECRET) is not configured.');
