@@ -47,7 +47,7 @@ test('uploading files on Collections, watching them index, browsing by prefix an
     collection_name: 'lighthouse',
     path: 'alpha-policy.txt',
     content: { type: 'text', text: 'Policy: the lighthouse lamp must be lit from dusk to dawn.' },
-    metadata: { team: 'keepers', tags: ['safety', 'night'] },
+    metadata: { team: 'keepers', 'list:tags': ['safety', 'night'] },
   });
   expect(added.status).toBe(201);
 
@@ -69,7 +69,7 @@ test('uploading files on Collections, watching them index, browsing by prefix an
   // Prefix search narrows the list (sorted by path).
   await visible.getByPlaceholder('Search files by prefix...').fill('alpha');
   await expect(table.locator('tbody tr')).toHaveCount(3);
-  await expect(table.locator('tbody tr')).toHaveAttribute('data-path', /^alpha-/);
+  await expect(table.locator('tbody tr[data-path^="alpha-"]')).toHaveCount(3);
 
   // Select a file: its content shows; with Show Metadata its metadata as JSON, or the empty message.
   await expect(visible.getByText('Select a file to view its contents')).toBeVisible();
@@ -78,7 +78,7 @@ test('uploading files on Collections, watching them index, browsing by prefix an
   await visible.getByRole('switch', { name: 'Show Metadata' }).check();
   await expect(visible.getByText('No metadata available')).toBeVisible();
   await table.locator('tr[data-path="alpha-policy.txt"]').click();
-  const metadata = visible.getByLabel('Metadata');
+  const metadata = visible.getByLabel('Document metadata');
   await expect(metadata).toContainText('"team": "keepers"');
   await expect(metadata).toContainText('"safety"');
   await visible.getByRole('switch', { name: 'Show Metadata' }).uncheck();

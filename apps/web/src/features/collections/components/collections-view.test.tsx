@@ -121,7 +121,7 @@ describe('CollectionsView', () => {
     expect(await screen.findByText('Trim the wick.')).toBeTruthy();
     expect(client.documents.getInfo).toHaveBeenCalledWith({ collection_name: 'handbook', path: 'guide.txt', include_content: true });
     await user.click(screen.getByRole('switch', { name: 'Show Metadata' }));
-    expect(screen.getByLabelText('Metadata').textContent).toBe(JSON.stringify({ team: 'keepers' }, null, 2));
+    expect(screen.getByLabelText('Document metadata').textContent).toBe(JSON.stringify({ team: 'keepers' }, null, 2));
     await user.click(screen.getByRole('button', { name: /notes\.md/ }));
     expect(screen.getByText('No metadata available')).toBeTruthy();
     await user.click(screen.getByRole('switch', { name: 'Show Metadata' }));

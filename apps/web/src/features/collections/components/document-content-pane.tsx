@@ -72,7 +72,7 @@ function PaneBody({
   if (showMetadata) {
     if (!document.metadata || Object.keys(document.metadata).length === 0) return <PaneMessage>{collectionsMessages.noMetadata}</PaneMessage>;
     return (
-      <pre aria-label="Metadata" className="p-4 font-mono text-xs whitespace-pre-wrap text-slate-800">
+      <pre aria-label="Document metadata" className="p-4 font-mono text-xs whitespace-pre-wrap text-slate-800">
         {JSON.stringify(document.metadata, null, 2)}
       </pre>
     );
