@@ -1,90 +1,24 @@
 /**
  * Optical character recognition of PNG and JPEG images with tesseract.js, fully offline: the
- * engine (tesseract.js-core) is loaded from node_modules by tesseract.js's Node worker, and the
- * English model comes from the @tesseract.js-data/eng package, never from a CDN.
+ * engine (tesseract.js-core WebAssembly) is loaded from node_modules by tesseract.js's Node worker
+ * thread (its `corePath` option only matters in browsers), and the English model is read from the
+ * @tesseract.js-data/eng package, never from a CDN.
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createWorker, OEM, type Worker } from 'tesseract.js';
 import { ParseError } from './parse-error.ts';
 
-/** An image that takes longer than this is given up, and the worker recreated (it may be wedged). */
+/** Reading one image longer than this is given up, and the worker recreated (it may be wedged). */
 export const OCR_TIMEOUT_MS = 60_000;
+/** Starting the worker (loading the model) takes a second or two; this long means it is broken. */
+export const OCR_START_TIMEOUT_MS = 60_000;
 /** Bigger images would exhaust the engine's WebAssembly memory; about an A4 page at 600 dpi. */
 export const MAX_OCR_PIXELS = 40_000_000;
 
 const require = createRequire(import.meta.url);
 /** LSTM-only model (the engine mode used below), the smaller of the two the package ships. */
 const ENGLISH_MODEL_DIR = join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
-
-/** The tesseract worker, and a way to make every job waiting on it fail at once when it is stopped. */
-interface Engine {
-  worker: Promise<Worker>;
-  stopped: Promise<never>;
-  stop: () => void;
-}
-
-let engine: Engine | undefined;
-/** One recognition at a time: the worker is single-threaded, and a timeout must measure our own job only. */
-let queue: Promise<unknown> = Promise.resolve();
-
-/** Creation loads the model (a second or more), so one worker is made on first use and reused. */
-function getEngine(): Engine {
-  if (engine) return engine;
-  let stop = () => {};
-  const stopped = new Promise<never>((_, reject) => {
-    stop = () => reject(new OcrStopped());
-  });
-  stopped.catch(() => {}); // nobody may be waiting when it is stopped
-  const worker = createWorker('eng', OEM.LSTM_ONLY, {
-    langPath: ENGLISH_MODEL_DIR,
-    gzip: true,
-    // The default cache writes eng.traineddata into the working directory.
-    cacheMethod: 'none',
-    // Without a handler, tesseract.js rethrows a failed job inside a message listener, which
-    // would crash the process; the job's promise is rejected anyway.
-    errorHandler: () => {},
-  });
-  const created: Engine = { worker, stopped, stop };
-  worker.catch(() => discard(created)); // try again on next use
-  engine = created;
-  return created;
-}
-
-/** Forgets an engine and terminates its thread without waiting (its creation may be what hangs). */
-function discard(stale: Engine): Promise<void> {
-  if (engine === stale) engine = undefined;
-  stale.stop();
-  return stale.worker.then(
-    async (w) => {
-      await w.terminate();
-    },
-    () => {},
-  );
-}
-
-/** Terminates the OCR worker thread (it keeps the process alive); call on shutdown and after tests. */
-export async function closeOcr(): Promise<void> {
-  closings++;
-  if (engine) await discard(engine);
-}
-
-/** Counts closeOcr() calls, so that images queued before one are not read by a new worker. */
-let closings = 0;
-
-/**
- * The text of an image, or a ParseError with the reason (damaged, too large, too slow). Failures
- * that are not the file's fault throw other errors: OcrEngineUnavailable, OcrStopped.
- */
-export function recognizeImage(bytes: Buffer, format: ImageFormat, timeoutMs = OCR_TIMEOUT_MS): Promise<string> {
-  const closingsAtRequest = closings;
-  const job = queue.then(() => {
-    if (closings !== closingsAtRequest) throw new OcrStopped();
-    return recognizeNow(bytes, format, timeoutMs);
-  });
-  queue = job.catch(() => {});
-  return job;
-}
 
 export type ImageFormat = 'PNG' | 'JPEG';
 
@@ -102,6 +36,39 @@ export class OcrStopped extends Error {
   }
 }
 
+/** The tesseract worker, and a way to fail at once every job waiting on it when it is stopped. */
+interface Engine {
+  worker: Promise<Worker>;
+  stopped: Promise<never>;
+  stop: () => void;
+}
+
+let engine: Engine | undefined;
+/** One recognition at a time: the worker is single-threaded, and a timeout must measure our own job only. */
+let queue: Promise<unknown> = Promise.resolve();
+/** Counts closeOcr() calls, so that images queued before one are not read by a new worker. */
+let closings = 0;
+
+/**
+ * The text of an image, or a ParseError with the reason (damaged, too large, too slow). Failures
+ * that are not the file's fault throw other errors: OcrEngineUnavailable, OcrStopped.
+ */
+export function recognizeImage(bytes: Buffer, format: ImageFormat, timeoutMs = OCR_TIMEOUT_MS): Promise<string> {
+  const closingsAtRequest = closings;
+  const job = queue.then(() => {
+    if (closings !== closingsAtRequest) throw new OcrStopped();
+    return recognizeNow(bytes, format, timeoutMs);
+  });
+  queue = job.catch(() => {});
+  return job;
+}
+
+/** Terminates the OCR worker thread (it keeps the process alive); call on shutdown and after tests. */
+export async function closeOcr(): Promise<void> {
+  closings++;
+  if (engine) await discard(engine);
+}
+
 async function recognizeNow(bytes: Buffer, format: ImageFormat, timeoutMs: number): Promise<string> {
   const size = imageSize(bytes, format);
   if (!size) throw new ParseError(`The ${format} image is damaged or incomplete.`);
@@ -110,25 +77,86 @@ async function recognizeNow(bytes: Buffer, format: ImageFormat, timeoutMs: numbe
       `The image is too large for OCR (${size.width}×${size.height} pixels; at most ${MAX_OCR_PIXELS / 1_000_000} megapixels).`,
     );
   }
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ParseError(`OCR did not finish within ${timeoutMs / 1000} seconds.`)), timeoutMs);
-  });
   const current = getEngine();
+  let worker: Worker;
   try {
-    const starting = current.worker.catch((error: unknown) => {
-      throw new OcrEngineUnavailable(error);
-    });
-    const worker = await Promise.race([starting, current.stopped, timeout]);
-    const result = await Promise.race([worker.recognize(bytes), current.stopped, timeout]);
+    const late = () => new Error(`no worker after ${OCR_START_TIMEOUT_MS / 1000} seconds`);
+    worker = await within(current.worker, OCR_START_TIMEOUT_MS, current.stopped, late);
+  } catch (error) {
+    if (error instanceof OcrStopped) throw error;
+    void discard(current);
+    throw new OcrEngineUnavailable(error);
+  }
+  try {
+    const late = () => new ParseError(`OCR did not finish within ${timeoutMs / 1000} seconds.`);
+    const result = await within(worker.recognize(bytes), timeoutMs, current.stopped, late);
     return result.data.text;
   } catch (error) {
-    if (error instanceof OcrStopped || error instanceof OcrEngineUnavailable) throw error;
+    if (error instanceof OcrStopped) throw error;
     // After a timeout the worker may still be busy; after a decoding failure the engine has
     // aborted inside WebAssembly. Either way, start afresh next time.
     void discard(current);
     if (error instanceof ParseError) throw error;
     throw new ParseError(`The ${format} image is damaged or could not be decoded.`);
+  }
+}
+
+/** One worker, made on first use (loading the model is slow) and reused. */
+function getEngine(): Engine {
+  if (engine) return engine;
+  let stop = () => {};
+  const stopped = new Promise<never>((_, reject) => {
+    stop = () => reject(new OcrStopped());
+  });
+  stopped.catch(() => {}); // nobody may be waiting when it is stopped
+  engine = { worker: startWorker(), stopped, stop };
+  return engine;
+}
+
+/**
+ * Created without a language, then given one: when the model fails to load, tesseract.js's
+ * createWorker('eng') never settles and keeps its thread out of reach, whereas reinitialize()
+ * rejects and leaves the worker in hand to terminate.
+ */
+async function startWorker(): Promise<Worker> {
+  const worker = await createWorker([], OEM.LSTM_ONLY, {
+    langPath: ENGLISH_MODEL_DIR,
+    gzip: true,
+    // The default cache writes eng.traineddata into the working directory.
+    cacheMethod: 'none',
+    // Without a handler, tesseract.js rethrows a failed job inside a message listener, which
+    // would crash the process; the job's promise is rejected anyway.
+    errorHandler: () => {},
+  });
+  try {
+    await worker.reinitialize('eng', OEM.LSTM_ONLY);
+    return worker;
+  } catch (error) {
+    await worker.terminate();
+    throw error;
+  }
+}
+
+/** Forgets an engine, fails the jobs waiting on it, and terminates its thread once it exists. */
+function discard(stale: Engine): Promise<void> {
+  if (engine === stale) engine = undefined;
+  stale.stop();
+  return stale.worker.then(
+    async (w) => {
+      await w.terminate();
+    },
+    () => {},
+  );
+}
+
+/** The promise's value, unless `stopped` rejects first or `ms` pass (then the error made by `late`). */
+async function within<T>(promise: Promise<T>, ms: number, stopped: Promise<never>, late: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(late()), ms);
+  });
+  try {
+    return await Promise.race([promise, stopped, deadline]);
   } finally {
     clearTimeout(timer);
   }
