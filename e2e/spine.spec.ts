@@ -8,6 +8,7 @@ test.describe.configure({ mode: 'serial' });
 
 test('an owner creates an organization and manages API keys', async ({ page }) => {
   await signIn(page, { name: 'Olivia Owner', email: 'olivia@example.com' });
+  await expect(page.getByText('No organization selected')).toBeVisible();
   await page.getByRole('button', { name: 'Organization' }).click();
   await expect(page.getByText('No organizations available')).toBeVisible();
   await page.getByRole('menuitem', { name: 'Add Organization' }).click();
@@ -200,6 +201,25 @@ test('the marketplace dialog creates an organization from a stored token', async
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('button', { name: 'Organization' }).first()).toHaveText(/Market Co/);
   expect(await page.evaluate(() => localStorage.getItem('sift.aws_marketplace_token'))).toBeNull();
+});
+
+test('the hosting-marketplace dialog sends the browser to the stored success address; Cancel forgets the token', async ({ page }) => {
+  await page.goto('/login?vercel_marketplace_token=vercel-token-1&vercel_success_url=%2Fbilling%3Fvia%3Dvercel');
+  await signIn(page, { name: 'Vera Vercel', email: 'vera@example.com' });
+  const dialog = page.getByRole('dialog', { name: 'Welcome to Sift from Vercel Marketplace!' });
+  await expect(dialog.getByRole('button', { name: 'Create Organization' })).toBeDisabled();
+  await dialog.getByPlaceholder('Enter organization name').fill('Hosted Co');
+  await dialog.getByRole('button', { name: 'Create Organization' }).click();
+  await expect(page).toHaveURL(/\/billing\?via=vercel$/);
+  expect(await page.evaluate(() => localStorage.getItem('sift.vercel_marketplace_token'))).toBeNull();
+
+  await page.goto('/api-keys?aws_marketplace_token=another');
+  const aws = page.getByRole('dialog', { name: 'Welcome to Sift from AWS Marketplace!' });
+  await aws.getByRole('button', { name: 'Cancel' }).click();
+  await expect(aws).toBeHidden();
+  expect(await page.evaluate(() => localStorage.getItem('sift.aws_marketplace_token'))).toBeNull();
+  await page.reload();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
 });
 
 test('unknown routes redirect keeping the query, and back/forward follow the route', async ({ page }) => {
