@@ -77,6 +77,41 @@ describe('local billing', () => {
     expect(status.body.invoices).toHaveLength(1);
   });
 
+  test('a second checkout for the plan already running charges nothing', async () => {
+    const { owner, organizationId } = await ownerWithOrganization(h, 'two-tabs@example.com');
+    const first = await h.call('/billing/subscribe', { organization_id: organizationId, subscription_type: 'teams' }, owner.token);
+    const second = await h.call('/billing/subscribe', { organization_id: organizationId, subscription_type: 'teams' }, owner.token);
+    const confirm = (url: string) =>
+      h.app.inject({ method: 'POST', url: `${new URL(url).pathname}/confirm`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    expect((await confirm(first.body.redirect_url)).statusCode).toBe(303);
+    const again = await confirm(second.body.redirect_url);
+    expect(again.statusCode).toBe(409);
+    expect(again.body).toContain('Your organization is already on the Teams plan.');
+    const status = await h.call('/billing/status', { organization_id: organizationId }, owner.token);
+    expect(status.body.invoices).toHaveLength(1);
+  });
+
+  test('an expired checkout, or one whose owner is no longer an owner, activates nothing', async () => {
+    const { owner, organizationId } = await ownerWithOrganization(h, 'expired@example.com');
+    const expired = await h.call('/billing/subscribe', { organization_id: organizationId, subscription_type: 'starter' }, owner.token);
+    const demoted = await h.call('/billing/subscribe', { organization_id: organizationId, subscription_type: 'teams' }, owner.token);
+    await h.database.db
+      .updateTable('checkout_sessions')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', new URL(expired.body.redirect_url).pathname.split('/').pop()!)
+      .execute();
+    const expiredPage = await h.app.inject({ method: 'GET', url: new URL(expired.body.redirect_url).pathname });
+    expect(expiredPage.statusCode).toBe(404);
+    const expiredConfirm = await h.app.inject({ method: 'POST', url: `${new URL(expired.body.redirect_url).pathname}/confirm`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    expect(expiredConfirm.statusCode).toBe(404);
+    await h.database.db.updateTable('memberships').set({ permission: 'MEMBER' }).where('organization_id', '=', organizationId).execute();
+    const demotedConfirm = await h.app.inject({ method: 'POST', url: `${new URL(demoted.body.redirect_url).pathname}/confirm`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    expect(demotedConfirm.statusCode).toBe(403);
+    expect(demotedConfirm.body).toContain(billingMessages.onlyOwnersManageBilling);
+    const status = await h.call('/billing/status', { organization_id: organizationId }, owner.token);
+    expect(status.body).toMatchObject({ subscription_type: 'none', invoices: [] });
+  });
+
   test('an unknown checkout id shows the unavailable page', async () => {
     const page = await h.app.inject({ method: 'GET', url: '/billing/checkout/not-a-real-checkout' });
     expect(page.statusCode).toBe(404);

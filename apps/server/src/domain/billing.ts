@@ -163,9 +163,20 @@ export async function confirmLocalCheckout(database: Database, checkoutId: strin
       .executeTakeFirst();
     if (membership?.permission !== 'OWNER') throw new Forbidden(billingMessages.onlyOwnersManageBilling);
     const plan = plans[spent.subscription_type];
-    const startedAt = now.toISOString();
-    const trialEnd = spent.with_trial ? addDays(now, plan.trialDays).toISOString() : null;
     const previous = await loadSubscription(trx, spent.organization_id);
+    const state = subscriptionState(previous, now);
+    // A second checkout for the plan already running (two tabs) charges nothing twice.
+    if (state.subscriptionType === plan.type) {
+      if (!state.cancelAt) throw new Conflict(billingMessages.alreadyOnPlan(plan.name));
+      await trx
+        .updateTable('subscriptions')
+        .set({ cancel_at: null, updated_at: now.toISOString() })
+        .where('organization_id', '=', spent.organization_id)
+        .execute();
+      return spent.subscription_type;
+    }
+    const startedAt = now.toISOString();
+    const trialEnd = spent.with_trial && !previous?.trial_used ? addDays(now, plan.trialDays).toISOString() : null;
     const facts = {
       subscription_type: plan.type,
       provider: 'local' as const,
@@ -174,7 +185,7 @@ export async function confirmLocalCheckout(database: Database, checkoutId: strin
       billing_anchor: trialEnd ?? startedAt,
       cancel_at: null,
       ended_at: null,
-      trial_used: previous?.trial_used || spent.with_trial ? 1 : 0,
+      trial_used: previous?.trial_used || trialEnd ? 1 : 0,
       stripe_customer_id: null,
       stripe_subscription_id: null,
       updated_at: startedAt,
@@ -281,7 +292,11 @@ async function applyCompletedCheckout(trx: Transaction<DB>, session: Stripe.Chec
   const customer = idOf(session.customer);
   if (previous?.stripe_subscription_id === subscriptionId) {
     // The subscription's own event came first and holds the better facts (trial, anchor).
-    await trx.updateTable('subscriptions').set({ stripe_customer_id: customer, updated_at: nowIso() }).where('organization_id', '=', organizationId).execute();
+    await trx
+      .updateTable('subscriptions')
+      .set({ stripe_customer_id: customer, updated_at: nowIso() })
+      .where('organization_id', '=', organizationId)
+      .execute();
     return {};
   }
   const facts = {
