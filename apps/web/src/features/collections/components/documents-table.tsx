@@ -56,7 +56,7 @@ export function DocumentsTable({ collectionName, documents, selectedPath, onSele
                 aria-selected={selected}
                 data-path={document.path}
                 onClick={() => onSelect(document.path)}
-                className={cn('cursor-pointer hover:bg-slate-50', selected && 'bg-blue-50 hover:bg-blue-50')}
+                className={cn('cursor-pointer', selected ? 'bg-blue-50 shadow-[inset_3px_0_0_var(--color-blue-500)]' : 'hover:bg-slate-50')}
               >
                 <td className="px-3 py-2">
                   <button

@@ -1,4 +1,5 @@
 import { lazy, Suspense } from 'react';
+import { ScreenErrorBoundary } from '@/components/ui/screen-error-boundary';
 import { ScreenLoading } from '@/components/ui/screen-loading';
 import { useRouteVisited } from '@/lib/use-route-visited';
 
@@ -12,8 +13,10 @@ export function SearchScreen() {
   const visited = useRouteVisited('search');
   if (!visited) return null;
   return (
-    <Suspense fallback={<ScreenLoading />}>
-      <SearchView />
-    </Suspense>
+    <ScreenErrorBoundary>
+      <Suspense fallback={<ScreenLoading />}>
+        <SearchView />
+      </Suspense>
+    </ScreenErrorBoundary>
   );
 }
