@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { createProviderClient } from '@/lib/provider-client';
 import { providerErrorMessage } from '@/lib/provider-errors';
 import { getSessionToken } from '@/lib/session';
 import { type UsageCall, usageMessages } from '../usage-messages';
@@ -17,7 +18,6 @@ export async function postUsage<Schema extends z.ZodType>(
 ): Promise<z.output<Schema>> {
   if (!getSessionToken()) throw new Error(usageMessages.notAuthenticated);
   if (!workingKey) throw new Error(usageMessages.noApiKey);
-  const { createProviderClient } = await import('@/lib/provider-client');
   let answer: unknown;
   try {
     answer = await createProviderClient(workingKey).post(path, { body });

@@ -1,6 +1,6 @@
 import { DOCUMENT_USAGE_METRICS, QUERY_USAGE_METRICS, RERANK_USAGE_METRICS, type UsageAmount, type UsageMetricKey } from '@sift/contracts';
 import { type UseQueryResult, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Page } from '@/components/ui/page';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useCurrentOrganization } from '@/lib/current-organization';
@@ -28,6 +28,13 @@ const statusOf = (organizationId: string | null, ...queries: UseQueryResult<unkn
   if (queries.every((query) => query.isSuccess)) return 'success';
   return 'loading';
 };
+
+/** Summary failures are only logged (spec §8), once per failure. */
+function useLoggedFailure(error: Error | null) {
+  useEffect(() => {
+    if (error) console.error(error.message);
+  }, [error]);
+}
 
 interface History {
   history: { window_start: number; stats: Partial<Record<UsageMetricKey, UsageAmount>> }[];
@@ -63,7 +70,7 @@ export function UsageView() {
   const [collections, setCollections] = useState<CollectionSelection>(allCollections);
   const [refreshing, setRefreshing] = useState(false);
   const counters = useQuery(usageCountersQuery(organizationId, workingKey));
-  if (counters.error) console.error(counters.error.message);
+  useLoggedFailure(counters.error);
 
   const refresh = useCallback(async () => {
     setRefreshing(true);
@@ -126,7 +133,9 @@ function SearchApiHistory({
   onCollectionsChange,
   ...shared
 }: TabProps & { collectionsList: string[]; collections: CollectionSelection; onCollectionsChange(selection: CollectionSelection): void }) {
-  const body = { ...times, collection_names: collectionNamesOf(collections) };
+  const collectionNames = collectionNamesOf(collections);
+  // With All, the list is left out of the request; otherwise it is sent, empty when none is chosen.
+  const body = collectionNames ? { ...times, collection_names: collectionNames } : times;
   const documents = useQuery(documentUsageQuery({ organizationId, workingKey, body }));
   const queries = useQuery(queryUsageQuery({ organizationId, workingKey, body }));
   const status = statusOf(organizationId, documents, queries);
@@ -147,7 +156,7 @@ function SearchApiHistory({
 
 function ModelsTab({ organizationId, workingKey, times, ...shared }: TabProps) {
   const counters = useQuery(modelsUsageCountersQuery(organizationId, workingKey));
-  if (counters.error) console.error(counters.error.message);
+  useLoggedFailure(counters.error);
   const rerank = useQuery(rerankUsageQuery({ organizationId, workingKey, body: times }));
   const status = statusOf(organizationId, rerank);
   return (
