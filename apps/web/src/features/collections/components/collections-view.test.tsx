@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CurrentOrganization } from '@/lib/current-organization';
@@ -203,5 +203,15 @@ describe('CollectionsView', () => {
     expect(client.documents.add).toHaveBeenCalledWith({ collection_name: 'handbook', path: 'b.pdf', content: { type: 'auto', base64_data: 'AQID' }, overwrite: false });
     expect(screen.getByRole('progressbar', { name: 'Upload of a.txt' }).getAttribute('aria-valuenow')).toBe('100');
     expect(screen.getByText('403 This API key is read-only.')).toBeTruthy();
+  });
+
+  it('takes files dropped on the drop zone', async () => {
+    client.documents.add.mockResolvedValue({ message: 'Success!' });
+    renderView();
+    await choose();
+    const file = new File(['# Title'], 'dropped.md', { type: 'text/markdown' });
+    fireEvent.drop(screen.getByTestId('upload-dropzone'), { dataTransfer: { files: [file] } });
+    await waitFor(() => expect(document.querySelector('[data-upload="dropped.md"]')?.getAttribute('data-state')).toBe('done'));
+    expect(client.documents.add).toHaveBeenCalledWith({ collection_name: 'handbook', path: 'dropped.md', content: { type: 'text', text: '# Title' }, overwrite: false });
   });
 });
