@@ -8,7 +8,7 @@ import { UsageView } from './usage-view';
 
 // The SDK client is the only boundary replaced: `post(path)` answers what the server would.
 const answers = new Map<string, () => Promise<unknown>>();
-const client = { post: vi.fn((path: string) => (answers.get(path) ?? (() => Promise.reject(new Error(`unexpected ${path}`))))()) };
+const client = { post: vi.fn((path: string, _options: { body: Record<string, unknown> }) => (answers.get(path) ?? (() => Promise.reject(new Error(`unexpected ${path}`))))()) };
 vi.mock('@/lib/provider-client', () => ({ createProviderClient: () => client }));
 
 let organization: Partial<CurrentOrganization>;
@@ -66,7 +66,7 @@ describe('Usage screen', () => {
     expect((card).textContent).toContain('Billing cycle40');
     await waitFor(() => expect(within(screen.getByRole('button', { name: 'Rerank tile' })).getByTestId('tile-count').textContent).toBe('3'));
     expect(client.post).toHaveBeenCalledWith('/usage/models/reranker', { body: expect.objectContaining({ aggregation_window: 'daily' }) });
-    expect(client.post.mock.calls.find(([path]) => path === '/usage/models/reranker')![1].body).not.toHaveProperty('collection_names');
+    expect(client.post.mock.calls.find(([path]) => path === '/usage/models/reranker')![1]!.body).not.toHaveProperty('collection_names');
   });
 
   it('shows four skeleton cards while the summary loads, then zeros when there is no data', async () => {
@@ -139,7 +139,7 @@ describe('Usage screen', () => {
     answerAll();
     renderView();
     await userEvent.click(screen.getByRole('tab', { name: 'Search API' }));
-    const lastBody = () => client.post.mock.calls.filter(([path]) => path === '/usage/documents').at(-1)![1].body;
+    const lastBody = () => client.post.mock.calls.filter(([path]) => path === '/usage/documents').at(-1)![1]!.body;
     expect(lastBody()).not.toHaveProperty('collection_names');
     await userEvent.click(screen.getByRole('button', { name: 'All Collections' }));
     await userEvent.click(screen.getByLabelText('beta'));
