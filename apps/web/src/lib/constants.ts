@@ -43,12 +43,5 @@ export const RERANKER_RATE_LIMIT_BYTES_PER_MINUTE = 2_000_000;
 export const INVOICE_CURRENCY = 'USD';
 export const INVOICE_DECIMALS = 2;
 
-/** Billing plans (spec §9): monthly prices in cents (Enterprise: custom pricing) and Starter's free trial. */
-export const PLAN_MONTHLY_PRICE_CENTS = { starter: 50_00, teams: 500_00, enterprise: null } as const;
-export const STARTER_TRIAL_WEEKS = 2;
-/** The flagship reranker (spec §9): price per million tokens and rate limit in bytes per minute. */
-export const RERANKER_PRICE_PER_MILLION_TOKENS_USD = 0.025;
-export const RERANKER_RATE_LIMIT_BYTES_PER_MINUTE = 2_000_000;
-/** Invoice amounts are in cents, shown as USD with two decimals. */
-export const INVOICE_CURRENCY = 'USD';
-export const INVOICE_DECIMALS = 2;
+/** How long a 'copied' confirmation stays (spec §9). */
+export const COPY_CONFIRMATION_MS = 2000;

@@ -61,7 +61,7 @@ async function fetchCollectionsList(workingKey: string | null): Promise<string[]
  * result that arrives after the user switched away is never shown for the new one.
  */
 export function OrganizationProvider({ children }: { children: ReactNode }) {
-  const { user, organizations } = useSession();
+  const { user, organizations, loadingUser } = useSession();
   const queryClient = useQueryClient();
   const [requested, setRequested] = useState<string | null>(null);
   const organizationId = user
@@ -111,7 +111,7 @@ export function OrganizationProvider({ children }: { children: ReactNode }) {
       error = messages.organizationLoadFailed(info.error.message);
     } else if (info.data && !billing.isPending && !collections.isPending) {
       status = 'success';
-    } else if (organizationId) {
+    } else if (organizationId || (!user && loadingUser)) {
       status = 'loading';
     }
     const permission = organizations.find((o) => o.id === organizationId)?.permission ?? null;
@@ -128,7 +128,7 @@ export function OrganizationProvider({ children }: { children: ReactNode }) {
       reloadOrganization,
       reloadCollections,
     };
-  }, [user, organizations, info.data, info.error, billing.data, billing.isPending, collections.data, collections.isPending, organizationId, workingKey, select, reloadOrganization, reloadCollections]);
+  }, [user, loadingUser, organizations, info.data, info.error, billing.data, billing.isPending, collections.data, collections.isPending, organizationId, workingKey, select, reloadOrganization, reloadCollections]);
 
   return <OrganizationContext.Provider value={value}>{children}</OrganizationContext.Provider>;
 }

@@ -3,13 +3,11 @@ import { Check, Copy, Eye, EyeOff, Pencil, Trash2, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { IconButton } from '@/components/ui/button';
 import { Input, Select } from '@/components/ui/input';
+import { COPY_CONFIRMATION_MS } from '@/lib/constants';
 import { formatUtcLongDate } from '@/lib/dates';
 import { failureMessage } from '@/lib/dashboard-api';
 import { type KeyPermission, useUpdateApiKey } from '../api/api-key-mutations';
 import { maskApiKey } from '../mask-api-key';
-
-/** How long the 'copied' indicator stays (spec §9). */
-const COPIED_FOR_MS = 2000;
 
 export const PERMISSION_LABELS: Record<KeyPermission, string> = { read_only: 'Read Only', all: 'All Permissions' };
 
@@ -21,7 +19,7 @@ export function ApiKeyRow({ apiKey, isOwner, onDelete }: { apiKey: ApiKey; isOwn
 
   useEffect(() => {
     if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), COPIED_FOR_MS);
+    const timer = setTimeout(() => setCopied(false), COPY_CONFIRMATION_MS);
     return () => clearTimeout(timer);
   }, [copied]);
 

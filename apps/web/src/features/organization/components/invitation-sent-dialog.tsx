@@ -2,6 +2,7 @@ import { Check, Copy } from 'lucide-react';
 import { useState } from 'react';
 import { Button, IconButton } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
+import { COPY_CONFIRMATION_MS } from '@/lib/constants';
 
 export function InvitationSentDialog({ inviteUrl, onClose }: { inviteUrl: string | null; onClose(): void }) {
   const [copied, setCopied] = useState(false);
@@ -9,7 +10,7 @@ export function InvitationSentDialog({ inviteUrl, onClose }: { inviteUrl: string
     try {
       await navigator.clipboard.writeText(inviteUrl ?? '');
       setCopied(true);
-      setTimeout(() => setCopied(false), 2000);
+      setTimeout(() => setCopied(false), COPY_CONFIRMATION_MS);
     } catch (error) {
       console.error('copy failed', error);
     }

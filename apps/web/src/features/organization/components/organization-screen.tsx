@@ -18,8 +18,22 @@ export function OrganizationScreen() {
       </Page>
     );
   }
-  if (!organizationId) return <Page title="Organization"><p className="text-sm text-slate-500">No organization selected</p></Page>;
-  if (!organization || !user) return <Page title="Organization"><p role="status" className="text-sm text-slate-500">Loading...</p></Page>;
+  if (status === 'loading' || (organizationId && !organization) || !user) {
+    return (
+      <Page title="Organization">
+        <p role="status" className="text-sm text-slate-500">
+          Loading...
+        </p>
+      </Page>
+    );
+  }
+  if (!organizationId || !organization) {
+    return (
+      <Page title="Organization">
+        <p className="text-sm text-slate-500">No organization selected</p>
+      </Page>
+    );
+  }
   const isOwner = permission === 'OWNER';
   return (
     <Page title="Organization">
