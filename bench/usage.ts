@@ -148,10 +148,19 @@ export async function runUsageBench(): Promise<UsageBenchResult> {
       await timed('reranker, minutely, one hour', 50, () => getRerankUsageHistory(database, actor, minutely())),
       await timed('counters (all time + billing cycle)', 30, () => getUsageCounters(database, actor)),
       await timed('models counters', 30, () => getModelsUsageCounters(database, actor)),
-      // Worst case, said plainly: days starting on a half hour (UTC+5:30 midnights) cannot use the
-      // hourly rollup and read every minute row of the range.
-      await timed('documents, daily, 30 days from a half hour (no rollup)', 5, () =>
+      // Days starting on a half hour (UTC+5:30 midnights): the hour around each day's edge is read
+      // minute by minute, the rest from the hourly rollup.
+      await timed('documents, daily, 30 days from a half hour', 30, () =>
         getDocumentUsageHistory(database, actor, { start_time: START + 1800, end_time: START + DAYS * DAY + 1799, aggregation_window: 'daily' }),
+      ),
+      // Hourly windows from a half hour cannot use the rollup at all: the screen asks one day of
+      // them; seven days is the worst case, said plainly.
+      await timed('documents, hourly, one day from a half hour (minute rows only)', 30, () => {
+        const day = someDay() + 1800;
+        return getDocumentUsageHistory(database, actor, { start_time: day, end_time: day + DAY - 1, aggregation_window: 'hourly' });
+      }),
+      await timed('documents, hourly, 7 days from a half hour (minute rows only)', 10, () =>
+        getDocumentUsageHistory(database, actor, { start_time: START + 1800, end_time: START + 7 * DAY + 1799, aggregation_window: 'hourly' }),
       ),
     ];
     console.log(`\nUsage histories (SQLite, ${rows.toLocaleString('en-US')} usage rows over ${DAYS} days, inserted in ${insertSeconds.toFixed(1)} s; ms)`);

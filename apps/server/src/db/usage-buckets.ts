@@ -42,21 +42,41 @@ interface Part {
   to: number;
 }
 
+/** Beyond this many window edges inside hours, a range is read minute by minute (one query per edge hour otherwise). */
+const MAX_EDGE_HOURS = 400;
+
 /**
- * Splits [from, to) into whole UTC hours (read from the hourly rollup) and the minutes around them
- * (read from the minute table). Hours are only used when every window boundary falls on an hour,
- * otherwise an hour row could straddle two windows.
+ * Splits [from, to) into whole UTC hours (read from the hourly rollup) and minutes (read from the
+ * minute table): the minutes before the first whole hour and after the last, and every hour a
+ * window edge falls inside (windows laid out from a start on a half hour, such as days in
+ * UTC+5:30), since such an hour's rollup row would straddle two windows.
  */
 export function splitRange(from: number, to: number, buckets?: Buckets): Part[] {
-  const hoursAllowed = !buckets || (buckets.size % HOUR_SECONDS === 0 && buckets.anchor % HOUR_SECONDS === 0);
+  const minutesOnly = from < to ? [{ level: 'minute' as const, from, to }] : [];
   const firstHour = Math.ceil(from / HOUR_SECONDS) * HOUR_SECONDS;
   const lastHour = Math.floor(to / HOUR_SECONDS) * HOUR_SECONDS;
-  if (!hoursAllowed || firstHour >= lastHour) return from < to ? [{ level: 'minute', from, to }] : [];
-  return [
-    { level: 'minute' as const, from, to: firstHour },
-    { level: 'hour' as const, from: firstHour, to: lastHour },
-    { level: 'minute' as const, from: lastHour, to },
-  ].filter((part) => part.from < part.to);
+  if (firstHour >= lastHour) return minutesOnly;
+  const edgeHours: number[] = [];
+  if (buckets) {
+    // Windows shorter than an hour, or not made of whole hours, cannot use hourly rows at all.
+    if (buckets.size % HOUR_SECONDS !== 0) return minutesOnly;
+    const offset = buckets.anchor % HOUR_SECONDS;
+    if (offset !== 0) {
+      if (buckets.size === HOUR_SECONDS) return minutesOnly;
+      for (let edge = buckets.anchor + buckets.size; edge - offset < lastHour; edge += buckets.size) {
+        if (edge - offset >= firstHour) edgeHours.push(edge - offset);
+        if (edgeHours.length > MAX_EDGE_HOURS) return minutesOnly;
+      }
+    }
+  }
+  const parts: Part[] = [{ level: 'minute', from, to: firstHour }];
+  let cursor = firstHour;
+  for (const hour of edgeHours) {
+    parts.push({ level: 'hour', from: cursor, to: hour }, { level: 'minute', from: hour, to: hour + HOUR_SECONDS });
+    cursor = hour + HOUR_SECONDS;
+  }
+  parts.push({ level: 'hour', from: cursor, to: lastHour }, { level: 'minute', from: lastHour, to });
+  return parts.filter((part) => part.from < part.to);
 }
 
 /** GROUP BY window in SQL over the minute table and the hourly rollup; parts are merged by window. */

@@ -118,7 +118,18 @@ describe('hourly rollups', () => {
       { level: 'hour', from: D + 3600, to: D + 3 * 3600 },
       { level: 'minute', from: D + 3 * 3600, to: D + 3 * 3600 + 60 },
     ]);
-    expect(splitRange(D + 1800, D + 86_400 + 1800, { anchor: D + 1800, size: 86_400 })).toEqual([{ level: 'minute', from: D + 1800, to: D + 86_400 + 1800 }]);
+    // Days from a half hour (UTC+5:30 midnights): the hour holding each day's edge is read by minute.
+    expect(splitRange(D + 1800, D + 3 * 86_400 + 1800, { anchor: D + 1800, size: 86_400 })).toEqual([
+      { level: 'minute', from: D + 1800, to: D + 3600 },
+      { level: 'hour', from: D + 3600, to: D + 86_400 },
+      { level: 'minute', from: D + 86_400, to: D + 86_400 + 3600 },
+      { level: 'hour', from: D + 86_400 + 3600, to: D + 2 * 86_400 },
+      { level: 'minute', from: D + 2 * 86_400, to: D + 2 * 86_400 + 3600 },
+      { level: 'hour', from: D + 2 * 86_400 + 3600, to: D + 3 * 86_400 },
+      { level: 'minute', from: D + 3 * 86_400, to: D + 3 * 86_400 + 1800 },
+    ]);
+    expect(splitRange(D + 1800, D + 86_400, { anchor: D + 1800, size: 3600 })).toEqual([{ level: 'minute', from: D + 1800, to: D + 86_400 }]);
+    expect(splitRange(D, D + 7200, { anchor: D, size: 60 })).toEqual([{ level: 'minute', from: D, to: D + 7200 }]);
   });
 
   test('writes through the retrieval engine upserts (update triggers) keep rollups equal to the minute rows', async () => {
@@ -150,16 +161,16 @@ describe('hourly rollups', () => {
         ),
         fc.integer({ min: 0, max: 3 * 86_400 }),
         fc.integer({ min: 0, max: 3 * 86_400 }),
-        fc.constantFrom('hourly', 'daily') as fc.Arbitrary<'hourly' | 'daily'>,
+        fc.constantFrom('minutely', 'hourly', 'daily') as fc.Arbitrary<'minutely' | 'hourly' | 'daily'>,
         fc.boolean(),
         async (rows, a, b, window, alignStart) => {
           const org = await freshOrganization(`prop${(round += 1)}`);
           const seeded = rows.map((row) => ({ ...row, at: D + row.offset, organizationId: org }));
           await insertDocumentRows(h.database, seeded);
           let start = D + Math.min(a, b);
-          if (alignStart) start -= start % 3600;
+          if (alignStart) start -= start % 1800;
           const end = D + Math.max(a, b);
-          const size = window === 'hourly' ? 3600 : 86_400;
+          const size = { minutely: 60, hourly: 3600, daily: 86_400 }[window];
           const history = await getDocumentUsageHistory(h.database, { organizationId: org }, { start_time: start, end_time: end, aggregation_window: window });
           const expected = new Map<number, number>();
           for (const row of seeded) {
@@ -172,7 +183,7 @@ describe('hourly rollups', () => {
           expect(history.totals.docs.bytes).toBe([...expected.values()].reduce((x, y) => x + y, 0));
         },
       ),
-      { numRuns: 40 },
+      { numRuns: 60 },
     );
   });
 });
