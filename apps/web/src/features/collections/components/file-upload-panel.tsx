@@ -97,7 +97,9 @@ function UploadRow({ upload }: { upload: FileUpload }) {
         {upload.state === 'done' ? <CheckCircle2 className="size-4 text-green-600" aria-label="Uploaded" /> : null}
         {upload.state === 'error' ? <CircleAlert className="size-4 text-red-600" aria-label="Upload failed" /> : null}
         {upload.state === 'queued' ? <span className="text-xs text-slate-500">Waiting</span> : null}
-        {upload.state === 'uploading' ? <span className="text-xs tabular-nums text-slate-500">{percent}%</span> : null}
+        {upload.state === 'uploading' ? (
+          <span className="text-xs tabular-nums text-slate-500">{percent >= 100 ? 'Waiting for the server...' : `${percent}%`}</span>
+        ) : null}
       </div>
       <div
         role="progressbar"

@@ -6,7 +6,13 @@ import { RESULT_TABS, type ResultTab, searchMessages } from '../search-messages'
 import { ResultRow } from './result-row';
 
 /** Tab names are fixed; the body is the state message, or that tab's rows. */
-export function SearchResultsTabs({ body, results, resultId }: { body: string | null; results: SearchResults | null; resultId: number | null }) {
+/** A state message in place of results; an error one is announced as an alert. */
+export interface ResultsMessage {
+  text: string;
+  error?: boolean;
+}
+
+export function SearchResultsTabs({ message, results, resultId }: { message: ResultsMessage | null; results: SearchResults | null; resultId: number | null }) {
   const [tab, setTab] = useState<ResultTab>('documents');
   return (
     <Tabs value={tab} onValueChange={(value) => setTab(value as ResultTab)}>
@@ -19,10 +25,10 @@ export function SearchResultsTabs({ body, results, resultId }: { body: string | 
       </TabsList>
       {RESULT_TABS.map(({ value }) => (
         <TabsContent key={value} value={value}>
-          {body !== null || !results ? (
-            <StateMessage text={body ?? searchMessages.pressEnter} />
+          {message !== null || !results ? (
+            <StateMessage message={message ?? { text: searchMessages.pressEnter }} />
           ) : results[value].length === 0 ? (
-            <StateMessage text={searchMessages.noResults} />
+            <StateMessage message={{ text: searchMessages.noResults }} />
           ) : value === 'documents' ? (
             <ul className="flex flex-col gap-2" aria-label="Top Documents">
               {results.documents.map((document, index) => (
@@ -60,11 +66,10 @@ export function SearchResultsTabs({ body, results, resultId }: { body: string | 
   );
 }
 
-function StateMessage({ text }: { text: string }) {
-  const error = text.startsWith('Search failed.');
+function StateMessage({ message }: { message: ResultsMessage }) {
   return (
-    <p role={error ? 'alert' : 'status'} className={error ? 'py-10 text-center text-sm text-red-700' : 'py-10 text-center text-sm text-slate-500'}>
-      {text}
+    <p role={message.error ? 'alert' : 'status'} className={message.error ? 'py-10 text-center text-sm text-red-700' : 'py-10 text-center text-sm text-slate-500'}>
+      {message.text}
     </p>
   );
 }

@@ -5,7 +5,7 @@ import { canSearch } from '../search-state';
 import { useSearch } from '../use-search';
 import { SearchCollectionPicker } from './search-collection-picker';
 import { SearchQueryBox } from './search-query-box';
-import { SearchResultsTabs } from './search-results-tabs';
+import { type ResultsMessage, SearchResultsTabs } from './search-results-tabs';
 
 /** The Search screen (spec §2 "Search", §4): pick a collection, query it, read four kinds of results. */
 export function SearchView() {
@@ -14,11 +14,11 @@ export function SearchView() {
   const collection = state.selectedCollection !== null && collectionsList.includes(state.selectedCollection) ? state.selectedCollection : null;
   const result = state.searchResult;
 
-  let body: string | null = null;
-  if (!collection) body = searchMessages.selectCollection;
-  else if (result.status === 'idle') body = searchMessages.pressEnter;
-  else if (result.status === 'loading') body = searchMessages.loading;
-  else if (result.status === 'error') body = searchMessages.failed(result.error);
+  let message: ResultsMessage | null = null;
+  if (!collection) message = { text: searchMessages.selectCollection };
+  else if (result.status === 'idle') message = { text: searchMessages.pressEnter };
+  else if (result.status === 'loading') message = { text: searchMessages.loading };
+  else if (result.status === 'error') message = { text: searchMessages.failed(result.error), error: true };
 
   return (
     <Page title="Search">
@@ -37,7 +37,7 @@ export function SearchView() {
         />
       </div>
       <SearchResultsTabs
-        body={body}
+        message={message}
         results={result.status === 'success' ? result.data : null}
         resultId={result.status === 'success' ? result.requestId : null}
       />
