@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { createProviderClient } from '@/lib/provider-client';
-import { keepPreviousWithinCollection } from './keep-previous-within-collection';
+import { keepPreviousWithinCollection } from '../keep-previous-within-collection';
 
 /** The spec's collection status (§3), from the provider's status call for one collection. */
 export interface CollectionStatus {

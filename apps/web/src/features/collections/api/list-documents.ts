@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { createProviderClient } from '@/lib/provider-client';
 import { isFinalStatus, type ProviderIndexStatus } from '../document-status';
-import { keepPreviousWithinCollection } from './keep-previous-within-collection';
+import { keepPreviousWithinCollection } from '../keep-previous-within-collection';
 
 /** A document row (spec §3): path, createdAt, fileSize, metadata, indexStatus, file_url. */
 export interface DocumentSummary {
