@@ -50,7 +50,7 @@ export function CollectionPicker({
           role="group"
           aria-label="Collections"
           style={{ maxHeight: USAGE_COLLECTION_DROPDOWN_MAX_HEIGHT, minWidth: USAGE_COLLECTION_DROPDOWN_MIN_WIDTH }}
-          className="absolute right-0 z-30 mt-1 overflow-y-auto rounded-lg border border-slate-200 bg-white p-1 shadow-lg"
+          className="absolute left-0 z-30 mt-1 overflow-y-auto rounded-lg border border-slate-200 bg-white p-1 shadow-lg"
         >
           {collections.length === 0 ? (
             <p className="px-3 py-2 text-sm text-slate-500">No collections available</p>
