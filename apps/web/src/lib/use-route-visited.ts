@@ -14,3 +14,9 @@ export function useRouteVisited(route: Route): boolean {
   if (current && !visited) setVisited(true);
   return visited || current;
 }
+
+/** True while the address shows this route (its screen is the visible one). */
+export function useRouteActive(route: Route): boolean {
+  const { pathname } = useLocation();
+  return firstSegment(pathname) === route;
+}

@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { createProviderClient } from '@/lib/provider-client';
 import { keepPreviousWithinCollection } from '../keep-previous-within-collection';
+import { pollInterval } from '../polling';
 
 /** The spec's collection status (§3), from the provider's status call for one collection. */
 export interface CollectionStatus {
@@ -22,12 +23,14 @@ export async function getCollectionStatus(workingKey: string, collectionName: st
   };
 }
 
-const POLL_MS = 1500;
 
 export const collectionStatusKey = (workingKey: string | null, collectionName: string | null) => ['collection-status', workingKey, collectionName] as const;
 
-/** Polled while any document is still parsing or indexing; the previous figures stay while reloading. */
-export const collectionStatusQueryOptions = (workingKey: string | null, collectionName: string | null) =>
+/**
+ * Polled while the screen shows (fast while any document is still parsing or indexing, slowly
+ * otherwise, to notice documents added elsewhere); the previous figures stay while reloading.
+ */
+export const collectionStatusQueryOptions = (workingKey: string | null, collectionName: string | null, visible = true) =>
   queryOptions({
     queryKey: collectionStatusKey(workingKey, collectionName),
     queryFn: () => getCollectionStatus(workingKey!, collectionName!),
@@ -36,6 +39,6 @@ export const collectionStatusQueryOptions = (workingKey: string | null, collecti
     staleTime: 0,
     refetchInterval: (query) => {
       const status = query.state.data;
-      return status && status.numParsingDocuments + status.numIndexingDocuments > 0 ? POLL_MS : false;
+      return pollInterval(visible, !!status && status.numParsingDocuments + status.numIndexingDocuments > 0);
     },
   });

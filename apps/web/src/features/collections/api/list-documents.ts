@@ -2,6 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { createProviderClient } from '@/lib/provider-client';
 import { isFinalStatus, type ProviderIndexStatus } from '../document-status';
 import { keepPreviousWithinCollection } from '../keep-previous-within-collection';
+import { pollInterval } from '../polling';
 
 /** A document row (spec §3): path, createdAt, fileSize, metadata, indexStatus, file_url. */
 export interface DocumentSummary {
@@ -50,18 +51,19 @@ export async function listDocuments(workingKey: string, collectionName: string, 
   }
 }
 
-const POLL_MS = 1500;
-
 /** The key prefix of every document list of a collection, whatever the path prefix. */
 export const documentsKey = (workingKey: string | null, collectionName: string | null) => ['documents', workingKey, collectionName] as const;
 
-/** Polled while a listed document is not final; the previous list stays while reloading. */
-export const documentsQueryOptions = (workingKey: string | null, collectionName: string | null, pathPrefix: string) =>
+/**
+ * Polled while the screen shows (fast while a listed document is not final, slowly otherwise);
+ * the previous list stays while reloading.
+ */
+export const documentsQueryOptions = (workingKey: string | null, collectionName: string | null, pathPrefix: string, visible = true) =>
   queryOptions({
     queryKey: [...documentsKey(workingKey, collectionName), pathPrefix] as const,
     queryFn: () => listDocuments(workingKey!, collectionName!, pathPrefix),
     enabled: workingKey !== null && collectionName !== null,
     placeholderData: keepPreviousWithinCollection(collectionName),
     staleTime: 0,
-    refetchInterval: (query) => (query.state.data?.some((d) => !isFinalStatus(d.indexStatus)) ? POLL_MS : false),
+    refetchInterval: (query) => pollInterval(visible, !!query.state.data?.some((d) => !isFinalStatus(d.indexStatus))),
   });

@@ -1,12 +1,13 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { FolderPlus, Search } from 'lucide-react';
 import { useEffect, useReducer, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Page } from '@/components/ui/page';
 import { useCurrentOrganization } from '@/lib/current-organization';
-import { collectionStatusQueryOptions } from '../api/get-collection-status';
-import { documentsQueryOptions } from '../api/list-documents';
+import { useRouteActive } from '@/lib/use-route-visited';
+import { collectionStatusKey, collectionStatusQueryOptions } from '../api/get-collection-status';
+import { documentsKey, documentsQueryOptions } from '../api/list-documents';
 import { collectionsMessages } from '../collections-messages';
 import { collectionsReducer, initialCollectionsState } from '../collections-state';
 import { useDebouncedValue } from '../use-debounced-value';
@@ -39,8 +40,18 @@ export function CollectionsView() {
 
   const name = workingKey ? state.name : null;
   const prefix = useDebouncedValue(state.searchQuery);
-  const collectionStatus = useQuery(collectionStatusQueryOptions(workingKey, name));
-  const documents = useQuery(documentsQueryOptions(workingKey, name, prefix));
+  const visible = useRouteActive('collections');
+  const collectionStatus = useQuery(collectionStatusQueryOptions(workingKey, name, visible));
+  const documents = useQuery(documentsQueryOptions(workingKey, name, prefix, visible));
+
+  // Polling stops while the screen is hidden; coming back reloads what may have changed.
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!visible || !name) return;
+    void queryClient.invalidateQueries({ queryKey: collectionStatusKey(workingKey, name) });
+    void queryClient.invalidateQueries({ queryKey: documentsKey(workingKey, name) });
+    // Only on becoming visible: the collection's own changes already start new queries.
+  }, [visible]);
 
   // Every new list of documents may drop the selected path (spec §4).
   useEffect(() => {
