@@ -210,6 +210,38 @@ describe('usage counters', () => {
     expect(models.billing_cycle.rerank).toEqual({ count: 0, bytes: 0, billable_units: 0 });
   });
 
+  test('with a plan, the billing cycle is the current subscription period (here the free trial)', async () => {
+    const org = await freshOrganization('subscribed');
+    const now = Math.floor(Date.now() / 1000);
+    const trialStart = now - 3 * 86_400 - 1234;
+    const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+    await h.database.db
+      .insertInto('subscriptions')
+      .values({
+        organization_id: org,
+        subscription_type: 'starter',
+        provider: 'local',
+        started_at: iso(trialStart),
+        trial_end: iso(trialStart + 14 * 86_400),
+        billing_anchor: iso(trialStart + 14 * 86_400),
+        cancel_at: null,
+        ended_at: null,
+        trial_used: 1,
+        stripe_customer_id: null,
+        stripe_subscription_id: null,
+        updated_at: iso(trialStart),
+      })
+      .execute();
+    await insertQueryRows(h.database, [
+      { at: trialStart - 120, organizationId: org, collection: 'a', queryBytes: 1 },
+      { at: trialStart + 60, organizationId: org, collection: 'a', queryBytes: 10 },
+      { at: now, organizationId: org, collection: 'a', queryBytes: 100 },
+    ]);
+    const counters = await getUsageCounters(h.database, { organizationId: org });
+    expect(counters.all_time.queries.bytes).toBe(111);
+    expect(counters.billing_cycle.queries.bytes).toBe(110);
+  });
+
   test('the calendar month runs from the first of the month to the first of the next (UTC)', () => {
     expect(calendarMonth(new Date('2026-12-31T23:59:59Z'))).toEqual({ start: new Date('2026-12-01T00:00:00Z'), end: new Date('2027-01-01T00:00:00Z') });
   });
