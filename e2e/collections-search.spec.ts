@@ -1,6 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { bootstrap, dashboardCall, openSignedIn, providerCall } from './fixtures';
 
+/** Each test signs up a new person, so repeated runs on one database stay apart. */
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
 const files = [
   {
     name: 'alpha-guide.txt',
@@ -20,7 +23,7 @@ const files = [
 ];
 
 test('uploading files on Collections, watching them index, browsing by prefix and metadata, then searching them in four tabs', async ({ page }) => {
-  const { session_token, api_key } = bootstrap('curie@example.com', 'Radium Labs', 'Marie Curie');
+  const { session_token, api_key } = bootstrap(`curie-${unique()}@example.com`, 'Radium Labs', 'Marie Curie');
   await openSignedIn(page, session_token, '/collections');
 
   // Nothing chosen yet.
@@ -139,7 +142,7 @@ test('uploading files on Collections, watching them index, browsing by prefix an
 });
 
 test('a read_only working key shows the server refusal per file; without any key both screens say so', async ({ page }) => {
-  const { session_token, organization_id, api_key } = bootstrap('hopper@example.com', 'Cobol Works', 'Grace Hopper');
+  const { session_token, organization_id, api_key } = bootstrap(`hopper-${unique()}@example.com`, 'Cobol Works', 'Grace Hopper');
   expect((await providerCall(api_key, '/collections/add-collection', { collection_name: 'manuals' })).status).toBe(201);
   const info = await dashboardCall(session_token, '/api/organizations/get-info', { organization_id });
   const allKeyId = info.body.api_keys[0].id as string;
