@@ -2,14 +2,17 @@ import { createKeyring } from './auth/keyring.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { buildApp } from './http/app.ts';
-import { startIngestWorkers } from './ingest/worker.ts';
+import { startIngestThread } from './ingest/thread.ts';
 
 /** config -> database -> app -> listen. */
 const config = loadConfig();
 const database = await openDatabase(config);
 const app = await buildApp({ config, database, keyring: createKeyring(config.secret) });
 
-const workers = config.ingestWorkers > 0 ? await startIngestWorkers({ database, dataDir: config.dataDir, concurrency: config.ingestWorkers, log: app.log }) : null;
+const workers =
+  config.ingestWorkers > 0
+    ? startIngestThread({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, concurrency: config.ingestWorkers, log: app.log })
+    : null;
 
 const shutdown = async () => {
   await workers?.stop();

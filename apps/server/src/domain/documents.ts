@@ -31,7 +31,10 @@ export function onDocumentQueued(listener: () => void): () => void {
   queue.on('queued', listener);
   return () => queue.off('queued', listener);
 }
-const signalQueued = () => queue.emit('queued');
+/** Wakes the workers listening in this thread (another thread forwards its signal here). */
+export const notifyDocumentsQueued = (): void => {
+  queue.emit('queued');
+};
 
 /** The raw data of a document's content as stored on disk, and its size in bytes. */
 function rawContent(content: AddDocumentRequest['content']): { bytes: Buffer; size: number; sourceType: DocumentSourceType } {
@@ -127,7 +130,7 @@ export async function addDocument(database: Database, actor: ProviderActor, inpu
     throw error;
   }
   if (replacedHash && replacedHash !== fileHash) await actor.files.release(database, [replacedHash]);
-  signalQueued();
+  notifyDocumentsQueued();
   return { created: replacedHash === null };
 }
 
@@ -178,7 +181,7 @@ export async function updateDocument(database: Database, actor: Pick<ProviderAct
       .where('id', '=', document.id)
       .execute();
   });
-  if (requeued) signalQueued();
+  if (requeued) notifyDocumentsQueued();
   return { message: 'Success!' };
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Database } from '../db/schema.ts';
 
@@ -33,10 +33,9 @@ export function fileStore(dataDir: string): FileStore {
         folders.add(folder);
       }
       // Written whole then renamed: a crash never leaves a half file under a content hash.
-      // Synchronous: for the sizes uploaded here a thread-pool round trip costs more than the write.
       const temporary = `${pathOf(hash)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-      writeFileSync(temporary, bytes);
-      renameSync(temporary, pathOf(hash));
+      await writeFile(temporary, bytes);
+      await rename(temporary, pathOf(hash));
       return hash;
     },
     read: (hash) => readFile(pathOf(hash)),

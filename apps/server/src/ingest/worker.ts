@@ -339,7 +339,7 @@ interface Prepared {
 }
 
 /** Documents claimed at once: enough to amortise a transaction, few enough to keep leases short. */
-const BATCH_SIZE = 16;
+const BATCH_SIZE = 8;
 
 const sum = <T>(items: T[], value: (item: T) => number) => items.reduce((total, item) => total + value(item), 0);
 

@@ -1,0 +1,28 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { openDatabase } from '../db/database.ts';
+import { notifyDocumentsQueued } from '../domain/documents.ts';
+import { closeOcr } from './parse.ts';
+import { startIngestWorkers } from './worker.ts';
+
+/** The ingestion thread (see thread.ts): its own database handle, the usual worker loops. */
+const { dataDir, databaseUrl, concurrency } = workerData as { dataDir: string; databaseUrl?: string; concurrency: number };
+const port = parentPort!;
+const database = await openDatabase({ dataDir, databaseUrl });
+const workers = await startIngestWorkers({
+  database,
+  dataDir,
+  concurrency,
+  log: {
+    info: (text) => port.postMessage({ type: 'info', text }),
+    error: (detail, text) => port.postMessage({ type: 'error', text: text ?? 'ingest error', detail: String((detail as { err?: unknown })?.err ?? detail) }),
+  },
+});
+port.on('message', async (message: { type: 'queued' | 'stop' }) => {
+  if (message.type === 'queued') notifyDocumentsQueued();
+  if (message.type === 'stop') {
+    await workers.stop();
+    await closeOcr();
+    await database.destroy();
+    port.close();
+  }
+});

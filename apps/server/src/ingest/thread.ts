@@ -1,0 +1,46 @@
+import { Worker } from 'node:worker_threads';
+import { onDocumentQueued } from '../domain/documents.ts';
+
+export interface IngestThreadOptions {
+  dataDir: string;
+  databaseUrl?: string;
+  concurrency: number;
+  log: { info(message: string): void; error(object: unknown, message?: string): void };
+}
+
+/**
+ * The server's ingestion workers on a thread of their own: parsing, chunking and full-text
+ * indexing run beside the HTTP event loop instead of between its requests, with their own
+ * database connection. Documents queued by this thread's services wake them at once.
+ */
+export function startIngestThread(options: IngestThreadOptions): { stop(): Promise<void> } {
+  // The server runs its TypeScript through tsx, whose loader a new thread does not inherit:
+  // the thread registers it before loading its entry.
+  const entry = new URL('./thread-entry.ts', import.meta.url).href;
+  const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`, {
+    eval: true,
+    workerData: { dataDir: options.dataDir, databaseUrl: options.databaseUrl, concurrency: options.concurrency },
+  });
+  let exited = false;
+  worker.once('exit', () => {
+    exited = true;
+  });
+  const unsubscribe = onDocumentQueued(() => worker.postMessage({ type: 'queued' }));
+  worker.on('message', (message: { type: 'info' | 'error'; text: string; detail?: unknown }) => {
+    if (message.type === 'info') options.log.info(message.text);
+    else options.log.error({ detail: message.detail }, message.text);
+  });
+  worker.on('error', (error) => options.log.error({ err: error }, 'ingest: the worker thread failed'));
+  return {
+    async stop() {
+      unsubscribe();
+      if (exited) return;
+      const done = new Promise((resolve) => worker.once('exit', resolve));
+      worker.postMessage({ type: 'stop' });
+      // A thread that cannot finish its batch in time is ended: its leases put the work back.
+      const timer = setTimeout(() => void worker.terminate(), 10_000);
+      await done;
+      clearTimeout(timer);
+    },
+  };
+}
