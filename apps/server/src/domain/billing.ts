@@ -382,3 +382,12 @@ async function applyPaidInvoice(trx: Transaction<DB>, invoice: Stripe.Invoice) {
   const paidAt = isoFromUnix(invoice.status_transitions?.paid_at) ?? isoFromUnix(invoice.created) ?? nowIso();
   await writeInvoice(trx, organizationId, planType as PlanType, invoice.amount_paid, paidAt, `stripe:${invoice.id}`);
 }
+
+/**
+ * Stops the payment side of an organization that is being deleted: a Stripe subscription would
+ * otherwise go on charging for an organization that no longer exists.
+ */
+export async function stopBillingOfDeletedOrganization(database: Database, provider: BillingProvider, organizationId: string): Promise<void> {
+  const row = await loadSubscription(database.db, organizationId);
+  if (row?.stripe_subscription_id && subscriptionState(row, new Date()).period) await provider.cancelSuperseded(row.stripe_subscription_id);
+}

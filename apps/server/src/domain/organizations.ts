@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Keyring } from '../auth/keyring.ts';
+import type { BillingProvider } from '../billing/provider.ts';
 import type { Database } from '../db/schema.ts';
+import { stopBillingOfDeletedOrganization } from './billing.ts';
 import { nowIso } from './clock.ts';
 import { requireMember, requireOwner } from './memberships.ts';
 import { messages } from './messages.ts';
@@ -95,8 +97,14 @@ export async function renameOrganization(database: Database, userId: string, inp
  * Deletes the organization and, through foreign keys, everything under it. Areas that keep data
  * outside the database (raw files) register a cleanup hook here.
  */
-export async function deleteOrganization(database: Database, userId: string, input: { organization_id: string }) {
+export async function deleteOrganization(
+  database: Database,
+  billing: BillingProvider,
+  userId: string,
+  input: { organization_id: string },
+) {
   await requireOwner(database, userId, input.organization_id, messages.onlyOwnersChangeOrganization);
+  await stopBillingOfDeletedOrganization(database, billing, input.organization_id);
   for (const hook of beforeOrganizationDelete) await hook(database, input.organization_id);
   await database.db.deleteFrom('organizations').where('id', '=', input.organization_id).execute();
   return { message: 'Organization deleted.' };

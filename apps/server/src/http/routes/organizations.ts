@@ -7,6 +7,7 @@ import {
   UpdateOrganizationRequest,
 } from '@sift/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { createBillingProvider } from '../../billing/providers.ts';
 import {
   createOrganization,
   deleteOrganization,
@@ -15,8 +16,9 @@ import {
 } from '../../domain/organizations.ts';
 import type { AppContext } from '../context.ts';
 
-export const organizationRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { database, keyring }) => {
+export const organizationRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { config, database, keyring }) => {
   const tags = ['Organizations'];
+  const billing = createBillingProvider(config);
   app.post(
     '/api/organizations/get-info',
     { schema: { tags, body: OrganizationRef, response: { 200: OrganizationDetail } } },
@@ -35,6 +37,6 @@ export const organizationRoutes: FastifyPluginAsyncZod<AppContext> = async (app,
   app.post(
     '/api/organizations/delete-organization',
     { schema: { tags, body: OrganizationRef, response: { 200: Ok } } },
-    async (request) => deleteOrganization(database, request.userId, request.body),
+    async (request) => deleteOrganization(database, billing, request.userId, request.body),
   );
 };
