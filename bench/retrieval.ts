@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -108,16 +109,31 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
   });
   try {
     await waitForServer(`${base}/openapi.json`, server);
-    const post = async (path: string, body: unknown) => {
-      const response = await fetch(`${base}/v1${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
+    // node:http with keep-alive: the leanest standard HTTP client, so the figures are the server's.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+    const post = (path: string, body: unknown) =>
+      new Promise<any>((resolve, reject) => { // eslint-disable-line @typescript-eslint/no-explicit-any
+        const payload = JSON.stringify(body);
+        const request = http.request(
+          `${base}/v1${path}`,
+          {
+            method: 'POST',
+            agent,
+            headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+          },
+          (response) => {
+            const parts: Buffer[] = [];
+            response.on('data', (part: Buffer) => parts.push(part));
+            response.on('end', () => {
+              const text = Buffer.concat(parts).toString('utf8');
+              if ((response.statusCode ?? 500) >= 300) reject(new Error(`${path}: ${response.statusCode} ${text.slice(0, 200)}`));
+              else resolve(JSON.parse(text));
+            });
+          },
+        );
+        request.on('error', reject);
+        request.end(payload);
       });
-      const text = await response.text();
-      if (!response.ok) throw new Error(`${path}: ${response.status} ${text.slice(0, 200)}`);
-      return JSON.parse(text);
-    };
     await post('/collections/add-collection', { collection_name: 'bench' });
 
     // 1. Ingestion. Documents of about 20 kB; every other one as four text pages.
@@ -190,6 +206,7 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
       latency.push({ endpoint: item.endpoint, p50, p99: percentile(http, 99), floorP50, floorP99: percentile(floor, 99), ratio: p50 / floorP50 });
     }
     reader.close();
+    agent.destroy();
 
     const result: RetrievalBenchResult = {
       corpusMegabytes,

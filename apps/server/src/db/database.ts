@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.ts';
 import type { Database, DB } from './schema.ts';
-import { withStatementCache } from './statement-cache.ts';
+import { sqliteDialect } from './sqlite-dialect.ts';
 
 export interface DatabaseOptions {
   dataDir: string;
@@ -25,7 +25,7 @@ function openSqlite(dataDir: string, databaseUrl?: string): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<DB>({ dialect: sqliteDialect(sqlite) });
   return { db, dialect: 'sqlite', sqlitePath, destroy: () => db.destroy() };
 }
 

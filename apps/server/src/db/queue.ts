@@ -70,3 +70,14 @@ export async function requeueLeases(database: Database, options: { all: boolean 
     where ${expired} and index_status in ('parsing', 'indexing')`.execute(database.db);
   return Number(result.numAffectedRows ?? 0);
 }
+
+/**
+ * The ingestion connection writes most of the data: a larger page cache keeps the full-text
+ * segments and B-tree pages it keeps touching in memory, and checkpoints come less often.
+ * (SQLite only; PostgreSQL is tuned on the server.)
+ */
+export async function tuneForIngestion(database: Database): Promise<void> {
+  if (database.dialect !== 'sqlite') return;
+  await sql`pragma cache_size = -65536`.execute(database.db);
+  await sql`pragma wal_autocheckpoint = 4000`.execute(database.db);
+}

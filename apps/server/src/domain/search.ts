@@ -36,15 +36,14 @@ async function recordQuery(
   results: { content?: string | null }[],
   startedAt: number,
 ) {
-  await database.db.transaction().execute((trx) =>
-    addQueryEvent(trx, collection, queryType, {
-      queryBytes: query ? utf8(query) : 0,
-      queriedBytes: results.reduce((total, result) => total + (result.content ? utf8(result.content) : 0), 0),
-      queryTokens: query ? countTokens(query) : 0,
-      results: results.length,
-      timeMs: performance.now() - startedAt,
-    }),
-  );
+  // One upsert statement is its own transaction: a query changes nothing else to commit with it.
+  await addQueryEvent(database.db, collection, queryType, {
+    queryBytes: query ? utf8(query) : 0,
+    queriedBytes: results.reduce((total, result) => total + (result.content ? utf8(result.content) : 0), 0),
+    queryTokens: query ? countTokens(query) : 0,
+    results: results.length,
+    timeMs: performance.now() - startedAt,
+  });
 }
 
 export async function topDocuments(database: Database, actor: ProviderActor, input: TopDocumentsRequest) {

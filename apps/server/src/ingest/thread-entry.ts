@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../db/database.ts';
+import { tuneForIngestion } from '../db/queue.ts';
 import { notifyDocumentsQueued } from '../domain/documents.ts';
 import { closeOcr } from './parse.ts';
 import { startIngestWorkers } from './worker.ts';
@@ -8,6 +9,7 @@ import { startIngestWorkers } from './worker.ts';
 const { dataDir, databaseUrl, concurrency } = workerData as { dataDir: string; databaseUrl?: string; concurrency: number };
 const port = parentPort!;
 const database = await openDatabase({ dataDir, databaseUrl });
+await tuneForIngestion(database);
 const workers = await startIngestWorkers({
   database,
   dataDir,
