@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Insertable, Kysely } from 'kysely';
 import { type ClaimedDocument, claimDocuments, renewLeases, requeueLeases } from '../db/queue.ts';
 import type { Database, DB } from '../db/schema.ts';
 import { searchIndex } from '../db/search/index.ts';
@@ -32,8 +32,6 @@ export interface IngestWorkers {
 /** A lease outlives a stalled worker by at most this long; holders renew it every third of it. */
 const DEFAULT_LEASE_MS = 30_000;
 
-/** Marks a failure during the indexing phase: the document ends as `indexing_failed`. */
-class IndexingError extends Error {}
 
 /**
  * Ingestion loops over the documents queue: claim (lease) -> parse -> chunk -> write pages,
@@ -157,7 +155,8 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
       }
     }
     try {
-      return { job, collection, chunked: chunkPages(pages), parsed, startedAt };
+      const chunked = chunkPages(pages);
+      return { job, collection, chunked, contentTokens: countTokens(chunked.text), parsed, startedAt };
     } catch (error) {
       await fail(job, 'indexing_failed', reasonOf(error));
       return null;
@@ -202,39 +201,38 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
   /**
    * One transaction: each document still leased to us becomes `indexed` with its text, its old
    * pages and chunks are replaced, the document-level index row written, and the usage events
-   * of the batch added. The full-text tables flush once for the whole batch.
+   * of the batch added. The full-text tables flush once for the whole batch. Every statement is
+   * compiled before the transaction begins, so the write lock (which the HTTP thread waits for)
+   * is held only while SQL runs.
    */
-  const writeIndex = async (items: Prepared[]) => {
-    await database.db.transaction().execute(async (trx) => {
-      const now = new Date().toISOString();
-      const kept: Prepared[] = [];
-      for (const item of items) {
-        const held = await trx
-          .updateTable('documents')
-          .set({
-            index_status: 'indexed',
-            text: item.chunked.text,
-            text_bytes: Buffer.byteLength(item.chunked.text, 'utf8'),
-            num_pages: item.chunked.pages.length,
-            error: null,
-            lease_owner: null,
-            lease_expires_at: null,
-            updated_at: now,
-          })
-          .where('id', '=', item.job.id)
-          .where('lease_owner', '=', owner)
-          .executeTakeFirst();
-        if (Number(held.numUpdatedRows) > 0) kept.push(item); // else: lease lost, leave it to its new state
-      }
-      if (kept.length === 0) return;
-      const ids = kept.map((item) => item.job.id);
-      await trx.deleteFrom('pages').where('document_id', 'in', ids).execute();
-      await trx.deleteFrom('chunks').where('document_id', 'in', ids).execute();
-      for (const item of kept) await index.unindexDocumentText(trx, item.job.seq);
-      await insertInBatches(
-        trx,
+  const writeIndex = async (items: Prepared[]): Promise<void> => {
+    const { db } = database;
+    const now = new Date().toISOString();
+    const holds = items.map((item) =>
+      db
+        .updateTable('documents')
+        .set({
+          index_status: 'indexed',
+          text: item.chunked.text,
+          text_bytes: Buffer.byteLength(item.chunked.text, 'utf8'),
+          num_pages: item.chunked.pages.length,
+          error: null,
+          lease_owner: null,
+          lease_expires_at: null,
+          updated_at: now,
+        })
+        .where('id', '=', item.job.id)
+        .where('lease_owner', '=', owner)
+        .compile(),
+    );
+    const ids = items.map((item) => item.job.id);
+    const writes = [
+      db.deleteFrom('pages').where('document_id', 'in', ids).compile(),
+      db.deleteFrom('chunks').where('document_id', 'in', ids).compile(),
+      ...insertsInBatches(
+        db,
         'pages',
-        kept.flatMap(({ job, chunked }) =>
+        items.flatMap(({ job, chunked }) =>
           chunked.pages.map((page) => ({
             id: randomUUID(),
             document_id: job.id,
@@ -245,12 +243,12 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
             end_index: page.end_index,
           })),
         ),
-      );
-      for (const granularity of ['coarse', 'fine'] as const) {
-        await insertInBatches(
-          trx,
+      ),
+      ...(['coarse', 'fine'] as const).flatMap((granularity) =>
+        insertsInBatches(
+          db,
           'chunks',
-          kept.flatMap(({ job, chunked }) =>
+          items.flatMap(({ job, chunked }) =>
             chunked[granularity].map((snippet) => ({
               document_id: job.id,
               collection_id: job.collection_id,
@@ -262,13 +260,32 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
               page_end: snippet.page_span[1],
             })),
           ),
-        );
+        ),
+      ),
+    ];
+    const lost = await db.transaction().execute(async (trx) => {
+      const lostIds: string[] = [];
+      for (const [i, hold] of holds.entries()) {
+        const result = await trx.executeQuery(hold);
+        if (Number(result.numAffectedRows ?? 0) === 0) lostIds.push(items[i]!.job.id);
       }
-      for (const { job, chunked } of kept) {
+      // A document deleted, replaced or handed on meanwhile: redo the batch without it.
+      if (lostIds.length > 0) throw new LeaseLost(lostIds);
+      for (const write of writes) await trx.executeQuery(write);
+      for (const { job, chunked } of items) {
+        await index.unindexDocumentText(trx, job.seq);
         await index.indexDocumentText(trx, { seq: job.seq, collectionId: job.collection_id, text: chunked.text });
       }
-      await addBatchEvents(trx, kept);
+      await addBatchEvents(trx, items);
+      return [] as string[];
+    }).catch((error: unknown) => {
+      if (error instanceof LeaseLost) return error.documentIds;
+      throw error;
     });
+    if (lost.length > 0) {
+      const kept = items.filter((item) => !lost.includes(item.job.id));
+      if (kept.length > 0) await writeIndex(kept);
+    }
   };
 
   /** Usage events of a batch, summed per collection: one upsert per collection and kind. */
@@ -291,7 +308,7 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
       await addDocumentEvent(trx, collection, 'indexed', {
         count: group.length,
         fileBytes: sum(group, (item) => item.job.size),
-        contentTokens: sum(group, (item) => countTokens(item.chunked.text)),
+        contentTokens: sum(group, (item) => item.contentTokens),
         coarseChunks: sum(group, (item) => item.chunked.coarse.length),
         fineChunks: sum(group, (item) => item.chunked.fine.length),
         pages: sum(group, (item) => item.chunked.pages.length),
@@ -334,6 +351,7 @@ interface Prepared {
   job: ClaimedDocument;
   collection: CollectionRef;
   chunked: ChunkedDocument;
+  contentTokens: number;
   parsed: { pages: number; ocrPages: number; timeMs: number } | null;
   startedAt: number;
 }
@@ -349,16 +367,24 @@ async function collectionsOf(db: Kysely<DB>, jobs: ClaimedDocument[]): Promise<M
   return new Map(rows.map((row) => [row.id, { organizationId: row.organization_id, collectionId: row.id, collectionName: row.name }]));
 }
 
-/** Multi-row inserts, sized under SQLite's bound-parameter limit. */
-async function insertInBatches<T extends 'pages' | 'chunks'>(trx: Kysely<DB>, table: T, rows: Parameters<ReturnType<Kysely<DB>['insertInto']>['values']>[0][]) {
+/** Multi-row inserts, sized under SQLite's bound-parameter limit, compiled ahead of running. */
+function insertsInBatches<T extends 'pages' | 'chunks'>(db: Kysely<DB>, table: T, rows: Insertable<DB[T]>[]): CompiledQuery[] {
+  const queries: CompiledQuery[] = [];
   for (let start = 0; start < rows.length; start += 500) {
-    await trx.insertInto(table).values(rows.slice(start, start + 500) as never).execute();
+    queries.push(db.insertInto(table).values(rows.slice(start, start + 500) as never).compile());
+  }
+  return queries;
+}
+
+class LeaseLost extends Error {
+  constructor(readonly documentIds: string[]) {
+    super('lease lost');
   }
 }
 
 /** A reason a person can read: parser messages as they are, anything else by its message. */
 function reasonOf(error: unknown): string {
-  if (error instanceof ParseError || error instanceof IndexingError) return error.message;
+  if (error instanceof ParseError) return error.message;
   if (error instanceof SyntaxError) return `The document data could not be read: ${error.message}`;
   return error instanceof Error && error.message ? error.message : 'Unknown error';
 }
