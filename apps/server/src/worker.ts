@@ -1,5 +1,6 @@
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
+import { tuneForIngestion } from './db/queue.ts';
 import { startIngestWorkers } from './ingest/worker.ts';
 
 /**
@@ -9,6 +10,7 @@ import { startIngestWorkers } from './ingest/worker.ts';
  */
 const config = loadConfig();
 const database = await openDatabase(config);
+await tuneForIngestion(database);
 const log = {
   info: (message: string) => console.log(message),
   error: (object: unknown, message?: string) => console.error(message ?? 'error', object),
