@@ -5,9 +5,10 @@ import { withStatementCache } from './statement-cache.ts';
 
 /**
  * Kysely's SQLite dialect, for a database with two writers (the HTTP thread and the ingestion
- * thread). A transaction begins `immediate`, taking the write lock up front; while the other
- * thread holds it, the wait happens between event-loop turns, not inside SQLite's busy handler,
- * which would block this thread (and every request it serves) for the whole wait.
+ * thread). A transaction begins `immediate`, taking the write lock up front: a deferred one that
+ * reads and then writes fails at once with SQLITE_BUSY when the other connection committed in
+ * between. While the other thread holds the lock, the wait happens between event-loop turns, not
+ * inside SQLite's busy handler, which would block this thread (and every request it serves).
  */
 export function sqliteDialect(sqlite: SQLite.Database): SqliteDialect {
   const database = withStatementCache(sqlite);
