@@ -73,8 +73,9 @@ export async function requeueLeases(database: Database, options: { all: boolean 
 
 /**
  * The ingestion connection writes most of the data: a larger page cache keeps the full-text
- * segments and B-tree pages it keeps touching in memory, and checkpoints come less often.
- * (SQLite only; PostgreSQL is tuned on the server.)
+ * segments and B-tree pages it keeps touching in memory, and it checkpoints the WAL every ~16 MB
+ * (the HTTP connection leaves checkpoints to it, see sqlite-dialect.ts).
+ * SQLite only; PostgreSQL is tuned on its server.
  */
 export async function tuneForIngestion(database: Database): Promise<void> {
   if (database.dialect !== 'sqlite') return;

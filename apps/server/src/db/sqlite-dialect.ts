@@ -12,6 +12,9 @@ import { withStatementCache } from './statement-cache.ts';
  */
 export function sqliteDialect(sqlite: SQLite.Database): SqliteDialect {
   const database = withStatementCache(sqlite);
+  // Checkpoints (copying the WAL into the database file) fall to the ingestion connection, which
+  // writes most; this connection takes one only when the log grows far beyond that.
+  sqlite.pragma('wal_autocheckpoint = 10000');
   const busyTimeout = Number(sqlite.pragma('busy_timeout', { simple: true }));
   class PatientSqliteDriver extends SqliteDriver {
     override async beginTransaction(connection: DatabaseConnection): Promise<void> {
