@@ -5,7 +5,7 @@ import type { Database } from '../db/schema.ts';
 import { getUser } from './accounts.ts';
 import { nowIso } from './clock.ts';
 import { Forbidden, Invalid, NotFound } from './errors.ts';
-import { type Permission, requireMember, requireOwner } from './memberships.ts';
+import { findPermission, type Permission, requireMember, requireOwner } from './memberships.ts';
 import { messages } from './messages.ts';
 
 const INVITE_LIFETIME_SECONDS = 7 * 24 * 3600;
@@ -72,12 +72,7 @@ export async function acceptInvite(database: Database, keyring: Keyring, userId:
     .where('invites.token', '=', String(payload.token))
     .executeTakeFirst();
   if (!invite) throw new Invalid(messages.inviteExpired);
-  const existing = await db
-    .selectFrom('memberships')
-    .select('permission')
-    .where('organization_id', '=', invite.organization_id)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  const existing = await findPermission(database, userId, invite.organization_id);
   await db.transaction().execute(async (trx) => {
     if (!existing) {
       await trx
@@ -95,7 +90,7 @@ export async function acceptInvite(database: Database, keyring: Keyring, userId:
     id: invite.organization_id,
     created_at: invite.created_at,
     name: invite.name,
-    permission: existing?.permission ?? invite.permission,
+    permission: existing ?? invite.permission,
   };
 }
 
@@ -151,13 +146,8 @@ export async function removeMember(database: Database, userId: string, input: { 
   return { message: leaving ? 'You left the organization.' : 'Member removed.' };
 }
 
-async function requireTarget({ db }: Database, organizationId: string, userId: string): Promise<Permission> {
-  const row = await db
-    .selectFrom('memberships')
-    .select('permission')
-    .where('organization_id', '=', organizationId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  if (!row) throw new NotFound('Member not found.');
-  return row.permission;
+async function requireTarget(database: Database, organizationId: string, userId: string): Promise<Permission> {
+  const permission = await findPermission(database, userId, organizationId);
+  if (!permission) throw new NotFound('Member not found.');
+  return permission;
 }

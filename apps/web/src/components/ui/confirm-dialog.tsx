@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
-import { Button } from './button';
-import { Modal } from './modal';
+import { FormDialog } from './form-dialog';
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -14,24 +13,7 @@ interface ConfirmDialogProps {
   onClose(): void;
 }
 
-export function ConfirmDialog({ open, title, description, confirmLabel, busyLabel, busy, danger = false, onConfirm, onClose }: ConfirmDialogProps) {
-  return (
-    <Modal
-      open={open}
-      onClose={onClose}
-      busy={busy}
-      title={title}
-      description={description}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button variant={danger ? 'danger' : 'primary'} onClick={onConfirm} disabled={busy}>
-            {busy ? busyLabel : confirmLabel}
-          </Button>
-        </>
-      }
-    />
-  );
+/** A question with Cancel and one action. */
+export function ConfirmDialog({ confirmLabel, onConfirm, ...props }: ConfirmDialogProps) {
+  return <FormDialog submitLabel={confirmLabel} onSubmit={onConfirm} {...props} />;
 }

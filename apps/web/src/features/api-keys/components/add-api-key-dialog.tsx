@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { Button } from '@/components/ui/button';
+import { FormDialog } from '@/components/ui/form-dialog';
 import { Input, Label, Select } from '@/components/ui/input';
-import { Modal } from '@/components/ui/modal';
 import { failureMessage } from '@/lib/dashboard-api';
 import { type KeyPermission, useAddApiKey } from '../api/api-key-mutations';
 
@@ -17,7 +16,6 @@ export function AddApiKeyDialog({ open, onClose }: { open: boolean; onClose(): v
     onClose();
   };
   const submit = () => {
-    if (blank || add.isPending) return;
     add.mutate(
       { name: name.trim(), permission },
       {
@@ -28,42 +26,18 @@ export function AddApiKeyDialog({ open, onClose }: { open: boolean; onClose(): v
   };
 
   return (
-    <Modal
-      open={open}
-      onClose={close}
-      busy={add.isPending}
-      title="Add API Key"
-      footer={
-        <>
-          <Button variant="secondary" onClick={close} disabled={add.isPending}>
-            Cancel
-          </Button>
-          <Button onClick={submit} disabled={blank || add.isPending}>
-            {add.isPending ? 'Creating...' : 'Create'}
-          </Button>
-        </>
-      }
-    >
-      <form
-        className="flex flex-col gap-4"
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
-      >
-        <div>
-          <Label htmlFor="api-key-name">API Key Name</Label>
-          <Input id="api-key-name" value={name} onChange={(event) => setName(event.target.value)} autoFocus />
-        </div>
-        <div>
-          <Label htmlFor="api-key-permission">Permission Level</Label>
-          <Select id="api-key-permission" value={permission} onChange={(event) => setPermission(event.target.value as KeyPermission)}>
-            <option value="read_only">Read Only</option>
-            <option value="all">All Permissions</option>
-          </Select>
-        </div>
-        <button type="submit" hidden />
-      </form>
-    </Modal>
+    <FormDialog open={open} onClose={close} busy={add.isPending} title="Add API Key" submitLabel="Create" busyLabel="Creating..." submitDisabled={blank} onSubmit={submit}>
+      <div>
+        <Label htmlFor="api-key-name">API Key Name</Label>
+        <Input id="api-key-name" value={name} onChange={(event) => setName(event.target.value)} autoFocus />
+      </div>
+      <div>
+        <Label htmlFor="api-key-permission">Permission Level</Label>
+        <Select id="api-key-permission" value={permission} onChange={(event) => setPermission(event.target.value as KeyPermission)}>
+          <option value="read_only">Read Only</option>
+          <option value="all">All Permissions</option>
+        </Select>
+      </div>
+    </FormDialog>
   );
 }

@@ -1,25 +1,12 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { AppProviders } from '@/app/providers';
-import { fakeServer, organizationRoutes } from '@/test/fake-server';
+import { expect, test } from 'vitest';
+import { fakeServer, organizationRoutes, refusal, renderInApp, signedInEachTest } from '@/test/fake-server';
 import { ApiKeysScreen } from './api-keys-screen';
 
-const refusal = (status: number, detail: string) => () => ({ status, body: { detail } });
+signedInEachTest();
 
-beforeEach(() => {
-  localStorage.setItem('sift.session_token', 'token');
-  vi.spyOn(window, 'alert').mockImplementation(() => {});
-  vi.spyOn(console, 'error').mockImplementation(() => {});
-});
-afterEach(() => vi.unstubAllGlobals());
-
-const renderScreen = () =>
-  render(
-    <AppProviders>
-      <ApiKeysScreen />
-    </AppProviders>,
-  );
+const renderScreen = () => renderInApp(<ApiKeysScreen />);
 
 test('keys show masked with their UTC creation date; a billing failure does not block the screen', async () => {
   fakeServer(organizationRoutes('OWNER'));

@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { Button } from '@/components/ui/button';
+import { FormDialog } from '@/components/ui/form-dialog';
 import { Input, Label } from '@/components/ui/input';
-import { Modal } from '@/components/ui/modal';
 import { useCurrentOrganization } from '@/lib/current-organization';
 import { useSession } from '@/lib/current-user';
 import { failureMessage } from '@/lib/dashboard-api';
@@ -20,7 +19,6 @@ export function CreateOrganizationDialog({ open, onClose }: { open: boolean; onC
     onClose();
   };
   const submit = () => {
-    if (blank || add.isPending) return;
     add.mutate(
       { name: name.trim() },
       {
@@ -35,31 +33,11 @@ export function CreateOrganizationDialog({ open, onClose }: { open: boolean; onC
   };
 
   return (
-    <Modal
-      open={open}
-      onClose={close}
-      busy={add.isPending}
-      title="Create New Organization"
-      footer={
-        <>
-          <Button variant="secondary" onClick={close} disabled={add.isPending}>
-            Cancel
-          </Button>
-          <Button onClick={submit} disabled={blank || add.isPending}>
-            {add.isPending ? 'Creating...' : 'Create'}
-          </Button>
-        </>
-      }
-    >
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
-      >
+    <FormDialog open={open} onClose={close} busy={add.isPending} title="Create New Organization" submitLabel="Create" busyLabel="Creating..." submitDisabled={blank} onSubmit={submit}>
+      <div>
         <Label htmlFor="new-organization-name">Organization Name</Label>
         <Input id="new-organization-name" value={name} onChange={(event) => setName(event.target.value)} autoFocus />
-      </form>
-    </Modal>
+      </div>
+    </FormDialog>
   );
 }

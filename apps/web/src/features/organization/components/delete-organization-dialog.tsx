@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { Button } from '@/components/ui/button';
+import { FormDialog } from '@/components/ui/form-dialog';
 import { Input, Label } from '@/components/ui/input';
-import { Modal } from '@/components/ui/modal';
 import { useSession } from '@/lib/current-user';
 import { failureMessage } from '@/lib/dashboard-api';
 import { organizationAge } from '@/lib/dates';
@@ -31,7 +30,6 @@ export function DeleteOrganizationDialog({
     onClose();
   };
   const submit = () => {
-    if (remove.isPending) return;
     if (!confirmsOrganizationId(entered, organization.id)) {
       setError(ID_MISMATCH);
       return;
@@ -50,10 +48,11 @@ export function DeleteOrganizationDialog({
     );
   };
   return (
-    <Modal
+    <FormDialog
       open={open}
       onClose={close}
       busy={remove.isPending}
+      danger
       title="Delete Organization"
       description={
         <>
@@ -62,23 +61,12 @@ export function DeleteOrganizationDialog({
           confirm.
         </>
       }
-      footer={
-        <>
-          <Button variant="secondary" onClick={close} disabled={remove.isPending}>
-            Cancel
-          </Button>
-          <Button variant="danger" onClick={submit} disabled={entered.trim() === '' || remove.isPending}>
-            {remove.isPending ? 'Deleting...' : 'Delete Organization'}
-          </Button>
-        </>
-      }
+      submitLabel="Delete Organization"
+      busyLabel="Deleting..."
+      submitDisabled={entered.trim() === ''}
+      onSubmit={submit}
     >
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
-      >
+      <div>
         <Label htmlFor="delete-organization-id">Organization ID</Label>
         <Input id="delete-organization-id" value={entered} onChange={(event) => setEntered(event.target.value)} autoFocus placeholder={displayOrganizationId(organization.id)} />
         {error ? (
@@ -86,7 +74,7 @@ export function DeleteOrganizationDialog({
             {error}
           </p>
         ) : null}
-      </form>
-    </Modal>
+      </div>
+    </FormDialog>
   );
 }

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Button } from '@/components/ui/button';
+import { FormDialog } from '@/components/ui/form-dialog';
 import { Input, Label } from '@/components/ui/input';
-import { Modal } from '@/components/ui/modal';
 import { useCurrentOrganization } from '@/lib/current-organization';
 import { useSession } from '@/lib/current-user';
 import { failureMessage } from '@/lib/dashboard-api';
@@ -18,7 +17,6 @@ export function EditOrganizationNameDialog({ open, currentName, onClose }: { ope
   const blank = name.trim() === '';
 
   const submit = () => {
-    if (blank || update.isPending) return;
     update.mutate(
       { name: name.trim() },
       {
@@ -31,31 +29,11 @@ export function EditOrganizationNameDialog({ open, currentName, onClose }: { ope
     );
   };
   return (
-    <Modal
-      open={open}
-      onClose={onClose}
-      busy={update.isPending}
-      title="Edit Organization Name"
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={update.isPending}>
-            Cancel
-          </Button>
-          <Button onClick={submit} disabled={blank || update.isPending}>
-            {update.isPending ? 'Saving...' : 'Save'}
-          </Button>
-        </>
-      }
-    >
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
-      >
+    <FormDialog open={open} onClose={onClose} busy={update.isPending} title="Edit Organization Name" submitLabel="Save" busyLabel="Saving..." submitDisabled={blank} onSubmit={submit}>
+      <div>
         <Label htmlFor="organization-name">Organization Name</Label>
         <Input id="organization-name" value={name} onChange={(event) => setName(event.target.value)} autoFocus />
-      </form>
-    </Modal>
+      </div>
+    </FormDialog>
   );
 }

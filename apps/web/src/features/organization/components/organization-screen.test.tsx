@@ -1,25 +1,12 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { AppProviders } from '@/app/providers';
-import { fakeServer, ids, organizationRoutes } from '@/test/fake-server';
+import { expect, test } from 'vitest';
+import { fakeServer, ids, organizationRoutes, refusal, renderInApp, signedInEachTest } from '@/test/fake-server';
 import { OrganizationScreen } from './organization-screen';
 
-const refusal = (status: number, detail: string) => () => ({ status, body: { detail } });
+signedInEachTest();
 
-beforeEach(() => {
-  localStorage.setItem('sift.session_token', 'token');
-  vi.spyOn(window, 'alert').mockImplementation(() => {});
-  vi.spyOn(console, 'error').mockImplementation(() => {});
-});
-afterEach(() => vi.unstubAllGlobals());
-
-const renderScreen = () =>
-  render(
-    <AppProviders>
-      <OrganizationScreen />
-    </AppProviders>,
-  );
+const renderScreen = () => renderInApp(<OrganizationScreen />);
 
 test('the loaded view: prefixed id, members with You and permission badges, pending invites', async () => {
   fakeServer(organizationRoutes('OWNER'));

@@ -1,4 +1,7 @@
-import { vi } from 'vitest';
+import { render } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { AppProviders } from '@/app/providers';
 
 type Handler = (body: Record<string, unknown>) => { status?: number; body: unknown };
 
@@ -54,3 +57,19 @@ export function organizationRoutes(permission: 'OWNER' | 'MEMBER'): Record<strin
     '/billing/status': () => ({ status: 500, body: { detail: 'billing down' } }),
   };
 }
+
+/** An error answer with the server's detail. */
+export const refusal = (status: number, detail: string) => () => ({ status, body: { detail } });
+
+/** Each test starts signed in, with alerts and logged errors captured, and the network restored after. */
+export function signedInEachTest(): void {
+  beforeEach(() => {
+    localStorage.setItem('sift.session_token', 'token');
+    vi.spyOn(window, 'alert').mockImplementation(() => {});
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+  });
+  afterEach(() => vi.unstubAllGlobals());
+}
+
+/** Renders a screen inside the app's real providers (session, organization, queries). */
+export const renderInApp = (ui: ReactNode) => render(<AppProviders>{ui}</AppProviders>);
