@@ -3,11 +3,15 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
+const devProxy = Object.fromEntries(['/api', '/auth', '/billing', '/docs', '/openapi.json'].map((path) => [path, 'http://localhost:8000']));
+
 export default defineConfig({
   plugins: [react(), tailwindcss()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
-  server: { port: 5173, strictPort: true },
-  preview: { port: 4173, strictPort: true },
+  // The dashboard API (session) is same-origin in production; in development Vite forwards it to
+  // the server on 8000. The provider API is called on http://localhost:8000/v1 directly (CORS).
+  server: { port: 5173, strictPort: true, proxy: devProxy },
+  preview: { port: 4173, strictPort: true, proxy: devProxy },
   build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 800 },
   test: {
     name: 'web',

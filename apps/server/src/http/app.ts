@@ -1,3 +1,4 @@
+import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyServerOptions } from 'fastify';
@@ -37,6 +38,8 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
     }
   });
   registerErrorHandling(app);
+  // The dashboard's local dev servers (Vite on 5173, preview on 4173) call the provider API here.
+  await app.register(cors, { origin: [/^http:\/\/(localhost|127\.0\.0\.1):(5173|4173)$/], maxAge: 600 });
 
   await app.register(swagger, {
     openapi: {
