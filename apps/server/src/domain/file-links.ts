@@ -9,15 +9,17 @@ import { NotFound } from './errors.ts';
  * overwritten gets a new id, so its old URLs stop working.
  */
 const HOUR_SECONDS = 3600;
-const cache = new Map<string, string>();
-let cacheHour = 0;
+/** Per keyring (one per server secret), the hour the cached tokens were minted in and the tokens. */
+const caches = new WeakMap<Keyring, { hour: number; tokens: Map<string, string> }>();
 
 export async function fileToken(keyring: Keyring, documentId: string): Promise<string> {
   const hour = Math.floor(Date.now() / 1000 / HOUR_SECONDS);
-  if (hour !== cacheHour) {
-    cache.clear();
-    cacheHour = hour;
+  let cached = caches.get(keyring);
+  if (!cached || cached.hour !== hour) {
+    cached = { hour, tokens: new Map() };
+    caches.set(keyring, cached);
   }
+  const cache = cached.tokens;
   const key = documentId;
   let token = cache.get(key);
   if (!token) {
