@@ -6,7 +6,7 @@ import { z } from 'zod';
 /** Every setting Sift reads, in one place. The README documents each with its default. */
 const Env = z.object({
   PORT: z.coerce.number().int().positive().default(8000),
-  HOST: z.string().default('0.0.0.0'),
+  HOST: z.string().optional(),
   SIFT_DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
   SIFT_SECRET: z.string().min(16).optional(),
@@ -37,7 +37,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const clientSecret = parsed.OIDC_CLIENT_SECRET ?? parsed.GOOGLE_CLIENT_SECRET;
   return {
     port: parsed.PORT,
-    host: parsed.HOST,
+    // Local sign-in trusts whoever reaches the server, so without an identity provider Sift
+    // listens on this machine only unless told otherwise.
+    host: parsed.HOST ?? (clientId ? '0.0.0.0' : 'localhost'),
     dataDir,
     databaseUrl: parsed.DATABASE_URL,
     secret: parsed.SIFT_SECRET ?? readOrCreateSecret(dataDir),
