@@ -356,8 +356,9 @@ interface Prepared {
   startedAt: number;
 }
 
-/** Documents claimed at once: enough to amortise a transaction, few enough to keep leases short. */
-const BATCH_SIZE = 8;
+/** Documents claimed at once: enough to amortise a transaction and its full-text flush (fewer, larger
+ * segments for FTS5 to merge), few enough to keep leases and the write lock short. */
+const BATCH_SIZE = 32;
 
 const sum = <T>(items: T[], value: (item: T) => number) => items.reduce((total, item) => total + value(item), 0);
 
