@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { embed } from '../apps/server/src/domain/models/embed.ts';
 import { lexicalRelevance } from '../apps/server/src/domain/models/lexical-relevance.ts';
+import { random } from './random.ts';
 
 /**
  * Throughput of the built-in models, in process (the HTTP route adds parsing and serialisation,
@@ -15,16 +16,6 @@ export interface ModelsBenchRow {
   seconds: number;
   documentsPerSecond: number;
   megabytesPerSecond: number;
-}
-
-/** Mulberry32: a tiny seeded generator, so every run measures the same text. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Passages of about `chars` characters over a Zipf-like vocabulary of 5,000 made-up words. */

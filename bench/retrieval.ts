@@ -10,6 +10,7 @@ import { openDatabase } from '../apps/server/src/db/database.ts';
 import { queryTerms } from '../apps/server/src/db/search/query-terms.ts';
 import { collectionToken } from '../apps/server/src/db/search/sqlite.ts';
 import { bootstrap } from '../apps/server/src/domain/bootstrap.ts';
+import { random } from './random.ts';
 
 /**
  * Retrieval benchmark. A real server process (SQLite, one in-process ingestion worker) on a
@@ -29,16 +30,6 @@ export interface RetrievalBenchResult {
 }
 
 const SECRET = 'bench-secret-0123456789abcdef';
-
-/** Mulberry32: a seeded generator, so every run measures the same corpus and queries. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const COMMON =
   'the of and to a in is it you that he was for on are with as his they be at one have this from or had by word but what some we can out other were all there when up use your how said an each she which do their time if will way about many then them write would like so these her long make thing see him two has look more day could go come did number sound no most people my over know water than call first who may down side been now find'.split(

@@ -14,6 +14,7 @@ import {
   getRerankUsageHistory,
   getUsageCounters,
 } from '../apps/server/src/domain/usage.ts';
+import { random } from './random.ts';
 
 /**
  * Usage history latency over about a million usage rows spread over 30 days, on SQLite, through
@@ -38,16 +39,6 @@ export interface UsageBenchResult {
 const DAY = 86_400;
 const START = Date.UTC(2026, 9, 1) / 1000; // 30 days of October 2026 (UTC)
 const DAYS = 30;
-
-/** Mulberry32: the same "random" windows every run. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 
 /**
@@ -6,6 +6,18 @@ import type { DB } from '../db/schema.ts';
  * Callers pass the transaction of the action they count, so an event exists iff its action did.
  */
 export const minuteWindow = (at = Date.now()): number => Math.floor(at / 60_000) * 60;
+
+type UsageTable = 'document_usage' | 'query_usage' | 'reranker_usage';
+
+/**
+ * The ON CONFLICT update of a usage row: the new event's counters are added to those already
+ * counted in the same window, never overwritten.
+ */
+export function addingCounters<T extends UsageTable>(table: T, counters: readonly (keyof DB[T] & string)[]) {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return (eb: ExpressionBuilder<any, any>) =>
+    Object.fromEntries(counters.map((column) => [column, eb(`${table}.${column}`, '+', eb.ref(`excluded.${column}`))]));
+}
 
 export interface CollectionRef {
   organizationId: string;
@@ -57,7 +69,7 @@ export async function addDocumentEvent(
     .onConflict((conflict) =>
       conflict
         .columns(['organization_id', 'window_start', 'collection_id', 'event_type'])
-        .doUpdateSet((eb) => Object.fromEntries(added.map((column) => [column, eb(`document_usage.${column}`, '+', eb.ref(`excluded.${column}`))]))),
+        .doUpdateSet(addingCounters('document_usage', added)),
     )
     .execute();
 }
@@ -88,7 +100,7 @@ export async function addQueryEvent(
     .onConflict((conflict) =>
       conflict
         .columns(['organization_id', 'window_start', 'collection_id', 'query_type'])
-        .doUpdateSet((eb) => Object.fromEntries(added.map((column) => [column, eb(`query_usage.${column}`, '+', eb.ref(`excluded.${column}`))]))),
+        .doUpdateSet(addingCounters('query_usage', added)),
     )
     .execute();
 }

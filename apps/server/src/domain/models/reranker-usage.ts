@@ -1,4 +1,5 @@
 import type { Database } from '../../db/schema.ts';
+import { addingCounters, minuteWindow } from '../usage-events.ts';
 
 /** One reranker call, as spec §3's reranker usage event counts it. */
 export interface RerankerUsage {
@@ -18,7 +19,7 @@ export interface RerankerUsage {
 /** Adds one event to the organization's row for that model, kind and minute (created if absent). */
 export async function recordRerankerUsage({ db }: Database, usage: RerankerUsage): Promise<void> {
   const row = {
-    window_start: Math.floor(usage.at / 60_000) * 60,
+    window_start: minuteWindow(usage.at),
     organization_id: usage.organizationId,
     reranker_model: usage.rerankerModel,
     explicit_call: usage.explicitCall ? 1 : 0,
@@ -34,14 +35,18 @@ export async function recordRerankerUsage({ db }: Database, usage: RerankerUsage
     .insertInto('reranker_usage')
     .values(row)
     .onConflict((conflict) =>
-      conflict.columns(['organization_id', 'window_start', 'reranker_model', 'explicit_call']).doUpdateSet((eb) => ({
-        event_count: eb('reranker_usage.event_count', '+', eb.ref('excluded.event_count')),
-        total_request_bytes: eb('reranker_usage.total_request_bytes', '+', eb.ref('excluded.total_request_bytes')),
-        total_reranker_tokens: eb('reranker_usage.total_reranker_tokens', '+', eb.ref('excluded.total_reranker_tokens')),
-        total_documents_reranked: eb('reranker_usage.total_documents_reranked', '+', eb.ref('excluded.total_documents_reranked')),
-        total_time_taken_ms: eb('reranker_usage.total_time_taken_ms', '+', eb.ref('excluded.total_time_taken_ms')),
-        total_reranking_time_ms: eb('reranker_usage.total_reranking_time_ms', '+', eb.ref('excluded.total_reranking_time_ms')),
-      })),
+      conflict
+        .columns(['organization_id', 'window_start', 'reranker_model', 'explicit_call'])
+        .doUpdateSet(
+          addingCounters('reranker_usage', [
+            'event_count',
+            'total_request_bytes',
+            'total_reranker_tokens',
+            'total_documents_reranked',
+            'total_time_taken_ms',
+            'total_reranking_time_ms',
+          ]),
+        ),
     )
     .execute();
 }
