@@ -10,13 +10,15 @@ import { buildApp } from '../src/http/app.ts';
 import { freshPostgresSchema } from './postgres-schema.ts';
 
 /**
- * A real server on a fresh database: SQLite in a temporary folder, or PostgreSQL when
- * TEST_POSTGRES_URL is set (a fresh schema per harness). Requests go through Fastify's inject
+ * A real server on a fresh database: SQLite in a temporary folder, or PostgreSQL (a fresh schema
+ * per harness) when SIFT_TEST_DIALECT=postgres and TEST_POSTGRES_URL are set, as
+ * scripts/test-postgres.mjs does. Requests go through Fastify's inject
  * unless a test calls `listen()`.
  */
 export async function startHarness(env: Record<string, string> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'sift-test-'));
-  const postgres = process.env.TEST_POSTGRES_URL && !env.DATABASE_URL ? await freshPostgresSchema(process.env.TEST_POSTGRES_URL) : null;
+  const onPostgres = process.env.SIFT_TEST_DIALECT === 'postgres' && process.env.TEST_POSTGRES_URL && !env.DATABASE_URL;
+  const postgres = onPostgres ? await freshPostgresSchema(process.env.TEST_POSTGRES_URL!) : null;
   const config = loadConfig({
     SIFT_DATA_DIR: dataDir,
     SIFT_SECRET: 'test-secret-0123456789abcdef',
