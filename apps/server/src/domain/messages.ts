@@ -9,5 +9,4 @@ export const messages = {
   notAMember: 'Organization not found.',
   lastOwnerLeaving: 'The last owner cannot leave the organization. Delete it or make another member an owner first.',
   inviteExpired: 'This invitation is invalid or has expired.',
-  inviteWrongEmail: 'This invitation was sent to a different e-mail address.',
 } as const;

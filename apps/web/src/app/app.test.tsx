@@ -74,3 +74,18 @@ test('creating an organization from the header reports a refusal in an alert', a
   await user.type(name, 'X{Enter}');
   await waitFor(() => expect(window.alert).toHaveBeenCalledWith('Error Creating Organization: name: must not be blank'));
 });
+
+test('a refused marketplace organization shows the server detail in red under the input, keeping the token', async () => {
+  const user = userEvent.setup();
+  localStorage.setItem('sift.aws_marketplace_token', 'aws-token');
+  const calls = fakeServer({
+    ...organizationRoutes('OWNER'),
+    '/api/organizations/add-organization': () => ({ status: 409, body: { detail: 'This marketplace subscription is already linked.' } }),
+  });
+  renderApp('/api-keys');
+  const dialog = await screen.findByRole('dialog', { name: 'Welcome to Sift from AWS Marketplace!' });
+  await user.type(screen.getByPlaceholderText('Enter organization name'), 'Market{Enter}');
+  await waitFor(() => expect(dialog.querySelector('[role="alert"]')?.textContent).toBe('This marketplace subscription is already linked.'));
+  expect(calls.find((call) => call.path.endsWith('add-organization'))?.body).toEqual({ name: 'Market', aws_marketplace_token: 'aws-token' });
+  expect(localStorage.getItem('sift.aws_marketplace_token')).toBe('aws-token');
+});

@@ -1,12 +1,11 @@
 import { useEffect, useState } from 'react';
-import { Button } from '@/components/ui/button';
+import { FormDialog } from '@/components/ui/form-dialog';
 import { Input, Label } from '@/components/ui/input';
-import { Modal } from '@/components/ui/modal';
 import { useSession } from '@/lib/current-user';
-import { DashboardApiError, postDashboard } from '@/lib/dashboard-api';
+import { DashboardApiError } from '@/lib/dashboard-api';
 import { redirectBrowser, reloadPage } from '@/lib/router';
 import { readStored, storageKeys } from '@/lib/storage-keys';
-import { OrganizationSummary } from '@sift/contracts';
+import { addMarketplaceOrganization } from '../api/add-marketplace-organization';
 import { forgetMarketplace, MARKETPLACES, type Marketplace, pendingMarketplace } from '../marketplaces';
 
 /** Onboarding for customers arriving from a marketplace (spec §2, §4). */
@@ -27,11 +26,10 @@ export function MarketplaceDialog() {
     setMarketplace(null);
   };
   const submit = async () => {
-    if (name.trim() === '' || busy) return;
     setBusy(true);
     setError(null);
     try {
-      await postDashboard('/api/organizations/add-organization', { name: name.trim(), [field]: readStored(tokenKey) }, OrganizationSummary);
+      await addMarketplaceOrganization(name.trim(), field, readStored(tokenKey));
       const successUrl = marketplace === 'vercel' ? readStored(storageKeys.vercelMarketplaceSuccessUrl) : null;
       forgetMarketplace(marketplace);
       if (successUrl) redirectBrowser(successUrl);
@@ -43,28 +41,8 @@ export function MarketplaceDialog() {
   };
 
   return (
-    <Modal
-      open
-      onClose={close}
-      busy={busy}
-      title={title}
-      footer={
-        <>
-          <Button variant="secondary" onClick={close} disabled={busy}>
-            Cancel
-          </Button>
-          <Button onClick={submit} disabled={name.trim() === '' || busy}>
-            {busy ? 'Creating...' : 'Create Organization'}
-          </Button>
-        </>
-      }
-    >
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
+    <FormDialog open onClose={close} busy={busy} title={title} submitLabel="Create Organization" busyLabel="Creating..." submitDisabled={name.trim() === ''} onSubmit={submit}>
+      <div>
         <Label htmlFor="marketplace-organization-name">Organization Name</Label>
         <Input id="marketplace-organization-name" placeholder="Enter organization name" value={name} onChange={(event) => setName(event.target.value)} autoFocus />
         {error ? (
@@ -72,7 +50,7 @@ export function MarketplaceDialog() {
             {error}
           </p>
         ) : null}
-      </form>
-    </Modal>
+      </div>
+    </FormDialog>
   );
 }
