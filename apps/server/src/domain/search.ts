@@ -5,7 +5,8 @@ import { countTokens } from '../ingest/tokens.ts';
 import { requireCollection } from './collections.ts';
 import { parseMetadataFilter } from './metadata-filter.ts';
 import type { ProviderActor } from './provider-actor.ts';
-import { addQueryEvent, type CollectionRef } from './usage-events.ts';
+import { type QueryType, recordQueryUsage } from './query-usage.ts';
+import type { CollectionRef } from './usage-events.ts';
 
 /**
  * Queries of the provider API: BM25 ranking per granularity (db/search), scores in 0..1, the
@@ -28,16 +29,15 @@ async function documentResults(hits: Omit<DocumentHit, 'score'>[], scores: Map<s
   );
 }
 
-async function recordQuery(
+function recordQuery(
   database: Database,
   collection: CollectionRef,
-  queryType: 'fine' | 'coarse' | 'pages' | 'documents',
+  queryType: QueryType,
   query: string | null,
   results: { content?: string | null }[],
   startedAt: number,
 ) {
-  // One upsert statement is its own transaction: a query changes nothing else to commit with it.
-  await addQueryEvent(database.db, collection, queryType, {
+  recordQueryUsage(database, collection, queryType, {
     queryBytes: query ? utf8(query) : 0,
     queriedBytes: results.reduce((total, result) => total + (result.content ? utf8(result.content) : 0), 0),
     queryTokens: query ? countTokens(query) : 0,
@@ -55,7 +55,7 @@ export async function topDocuments(database: Database, actor: ProviderActor, inp
       ? await filteredDocuments(database, collection.collectionId, filter, input.k)
       : await searchIndex(database).topDocuments({ collectionId: collection.collectionId, query: input.query, k: input.k, filter });
   const results = await documentResults(hits, new Map(hits.map((hit) => [hit.documentId, hit.score])), input.include_metadata, actor);
-  await recordQuery(database, collection, 'documents', input.query, results.map(() => ({})), startedAt);
+  recordQuery(database, collection, 'documents', input.query, results.map(() => ({})), startedAt);
   return { results };
 }
 
@@ -74,7 +74,7 @@ export async function topPages(database: Database, actor: ProviderActor, input: 
   const best = new Map<string, number>();
   for (const hit of hits) best.set(hit.documentId, Math.max(best.get(hit.documentId) ?? 0, hit.score));
   const document_results = await documentResults(hits, best, input.include_metadata, actor);
-  await recordQuery(database, collection, 'pages', input.query, results, startedAt);
+  recordQuery(database, collection, 'pages', input.query, results, startedAt);
   return { results, document_results };
 }
 
@@ -95,6 +95,6 @@ export async function topSnippets(database: Database, actor: ProviderActor, inpu
   const best = new Map<string, number>();
   for (const hit of hits) best.set(hit.documentId, Math.max(best.get(hit.documentId) ?? 0, hit.score));
   const document_results = await documentResults(hits, best, input.include_document_metadata, actor);
-  await recordQuery(database, collection, granularity, input.query, results, startedAt);
+  recordQuery(database, collection, granularity, input.query, results, startedAt);
   return { results, document_results };
 }

@@ -78,15 +78,15 @@ export async function addQueryEvent(
   trx: Kysely<DB>,
   collection: CollectionRef,
   queryType: 'fine' | 'coarse' | 'pages' | 'documents',
-  counters: { queryBytes: number; queriedBytes: number; queryTokens: number; results: number; timeMs: number },
+  counters: { queryBytes: number; queriedBytes: number; queryTokens: number; results: number; timeMs: number; count?: number; windowStart?: number },
 ): Promise<void> {
   const row = {
-    window_start: minuteWindow(),
+    window_start: counters.windowStart ?? minuteWindow(),
     organization_id: collection.organizationId,
     collection_id: collection.collectionId,
     collection_name: collection.collectionName,
     query_type: queryType,
-    event_count: 1,
+    event_count: counters.count ?? 1,
     total_query_bytes: counters.queryBytes,
     total_queried_bytes: counters.queriedBytes,
     total_query_tokens: counters.queryTokens,

@@ -14,6 +14,7 @@ import { sumUsage, type UsageSums } from '../db/usage-buckets.ts';
 import type { UsageSource } from '../db/usage-rollups.ts';
 import { currentBillingPeriod } from './billing.ts';
 import { Invalid } from './errors.ts';
+import { flushQueryUsage } from './query-usage.ts';
 
 /**
  * Usage metering (spec §3 usage events, §7 Usage): counters over all time and the billing cycle,
@@ -65,6 +66,7 @@ export function calendarMonth(now: Date): { start: Date; end: Date } {
 }
 
 async function countersOf(database: Database, organizationId: string, sources: UsageSource[]) {
+  await flushQueryUsage(database);
   const cycle = await billingCycle(database, organizationId);
   const over = async (from: number, to: number) => {
     const stats: Partial<Record<UsageMetricKey, UsageMetric>> = {};
@@ -103,6 +105,7 @@ export function historyWindows({ start_time, end_time, aggregation_window }: Pic
 
 async function historyOf(database: Database, actor: UsageActor, input: UsageRequest, source: UsageSource) {
   const windows = historyWindows(input);
+  await flushQueryUsage(database);
   const metrics = metricsOf[source];
   const collectionNames = source === 'reranker' ? undefined : (input.collection_names ?? undefined);
   const sums = await sumUsage(database, source, {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { CompiledQuery, Insertable, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { bulkInserts } from '../db/bulk-insert.ts';
 import { type ClaimedDocument, claimDocuments, renewLeases, requeueLeases } from '../db/queue.ts';
 import type { Database, DB } from '../db/schema.ts';
 import { searchIndex } from '../db/search/index.ts';
@@ -229,7 +230,7 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
     const writes = [
       db.deleteFrom('pages').where('document_id', 'in', ids).compile(),
       db.deleteFrom('chunks').where('document_id', 'in', ids).compile(),
-      ...insertsInBatches(
+      ...bulkInserts(
         db,
         'pages',
         items.flatMap(({ job, chunked }) =>
@@ -245,7 +246,7 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
         ),
       ),
       ...(['coarse', 'fine'] as const).flatMap((granularity) =>
-        insertsInBatches(
+        bulkInserts(
           db,
           'chunks',
           items.flatMap(({ job, chunked }) =>
@@ -366,15 +367,6 @@ async function collectionsOf(db: Kysely<DB>, jobs: ClaimedDocument[]): Promise<M
   const ids = [...new Set(jobs.map((job) => job.collection_id))];
   const rows = await db.selectFrom('collections').select(['id', 'name', 'organization_id']).where('id', 'in', ids).execute();
   return new Map(rows.map((row) => [row.id, { organizationId: row.organization_id, collectionId: row.id, collectionName: row.name }]));
-}
-
-/** Multi-row inserts, sized under SQLite's bound-parameter limit, compiled ahead of running. */
-function insertsInBatches<T extends 'pages' | 'chunks'>(db: Kysely<DB>, table: T, rows: Insertable<DB[T]>[]): CompiledQuery[] {
-  const queries: CompiledQuery[] = [];
-  for (let start = 0; start < rows.length; start += 500) {
-    queries.push(db.insertInto(table).values(rows.slice(start, start + 500) as never).compile());
-  }
-  return queries;
 }
 
 class LeaseLost extends Error {

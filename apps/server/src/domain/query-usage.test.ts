@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type Harness, startHarness } from '../../test/harness.ts';
+import { bootstrap } from './bootstrap.ts';
+import { addCollection, requireCollection } from './collections.ts';
+import { flushQueryUsage, recordQueryUsage } from './query-usage.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+async function collectionOf(name: string) {
+  const { organizationId } = await bootstrap(h.database, h.keyring, { email: `${name}@example.com`, name, organizationName: name });
+  await addCollection(h.database, { organizationId }, { collection_name: 'c' });
+  return requireCollection(h.database.db, organizationId, 'c');
+}
+
+const rowsOf = (organizationId: string) =>
+  h.database.db.selectFrom('query_usage').selectAll().where('organization_id', '=', organizationId).orderBy('query_type').execute();
+
+const counters = { queryBytes: 5, queriedBytes: 100, queryTokens: 2, results: 3, timeMs: 1.4 };
+
+test('queries of one minute and kind add up into one row once flushed', async () => {
+  const collection = await collectionOf('adds');
+  recordQueryUsage(h.database, collection, 'coarse', counters);
+  recordQueryUsage(h.database, collection, 'coarse', counters);
+  recordQueryUsage(h.database, collection, 'pages', counters);
+  expect(await rowsOf(collection.organizationId)).toHaveLength(0);
+  await flushQueryUsage(h.database);
+  const rows = await rowsOf(collection.organizationId);
+  expect(rows.map((row) => [row.query_type, Number(row.event_count), Number(row.total_queried_bytes), Number(row.total_results_returned)])).toEqual([
+    ['coarse', 2, 200, 6],
+    ['pages', 1, 100, 3],
+  ]);
+});
+
+test('pending events are written within about a second without any read', async () => {
+  const collection = await collectionOf('timer');
+  recordQueryUsage(h.database, collection, 'documents', counters);
+  await expect.poll(async () => (await rowsOf(collection.organizationId)).length, { timeout: 3000 }).toBe(1);
+});
+
+test('an organization deleted before the flush loses its events; the others are still written', async () => {
+  const gone = await collectionOf('gone');
+  const kept = await collectionOf('kept');
+  recordQueryUsage(h.database, gone, 'fine', counters);
+  recordQueryUsage(h.database, kept, 'fine', counters);
+  await h.database.db.deleteFrom('organizations').where('id', '=', gone.organizationId).execute();
+  await flushQueryUsage(h.database);
+  expect(await rowsOf(gone.organizationId)).toHaveLength(0);
+  expect(await rowsOf(kept.organizationId)).toHaveLength(1);
+});
