@@ -27,6 +27,8 @@ export interface RetrievalBenchResult {
   ingestSeconds: number;
   ingestMegabytesPerSecond: number;
   latency: { endpoint: string; p50: number; p99: number; floorP50: number; floorP99: number; ratio: number }[];
+  /** p50 of a request refused with 401 before any database work: the HTTP round trip itself. */
+  refusedP50: number;
 }
 
 const SECRET = 'bench-secret-0123456789abcdef';
@@ -102,7 +104,7 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
     await waitForServer(`${base}/openapi.json`, server);
     // node:http with keep-alive: the leanest standard HTTP client, so the figures are the server's.
     const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
-    const post = (path: string, body: unknown) =>
+    const post = (path: string, body: unknown, key: string | null = apiKey) =>
       new Promise<any>((resolve, reject) => { // eslint-disable-line @typescript-eslint/no-explicit-any
         const payload = JSON.stringify(body);
         const request = http.request(
@@ -110,7 +112,7 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
           {
             method: 'POST',
             agent,
-            headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+            headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
           },
           (response) => {
             const parts: Buffer[] = [];
@@ -175,6 +177,14 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
       { endpoint: 'top-pages', path: '/queries/top-pages', body: (query: string) => ({ collection_name: 'bench', query, k: 25 }), table: 'pages_fts' },
       { endpoint: 'top-documents', path: '/queries/top-documents', body: (query: string) => ({ collection_name: 'bench', query, k: 25 }), table: 'documents_fts' },
     ];
+    // The same server's fixed cost of one HTTP round trip, for reading the ratios: a request
+    // refused before any database work (no API key, 401) goes through the whole HTTP stack.
+    const refused: number[] = [];
+    for (let i = 0; i < queryCount + 20; i++) {
+      const t = performance.now();
+      await post('/queries/top-documents', { collection_name: 'bench', query: queries[i % queries.length], k: 25 }, null).catch(() => {});
+      if (i >= 20) refused.push(performance.now() - t);
+    }
     const latency: RetrievalBenchResult['latency'] = [];
     for (const item of cases) {
       const floorStatement = reader.prepare(`select rowid, rank from ${item.table} where ${item.table} match ? order by rank limit 25`);
@@ -205,6 +215,7 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
       ingestSeconds,
       ingestMegabytesPerSecond: corpusMegabytes / ingestSeconds,
       latency,
+      refusedP50: percentile(refused, 50),
     };
     console.log(`\nRetrieval (SQLite FTS5, server process with 1 ingestion worker, client in this process)`);
     console.table([
@@ -227,6 +238,7 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
       })),
     );
     console.log(`queries: ${queryCount} per endpoint, one at a time; targets: top-snippets p50 <= 15 ms, HTTP/floor ratio <= 2`);
+    console.log(`fixed HTTP cost of this server (a request refused with 401 before any database work): p50 ${percentile(refused, 50).toFixed(2)} ms`);
     return result;
   } finally {
     server.kill('SIGTERM');
