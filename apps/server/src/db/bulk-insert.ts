@@ -6,7 +6,8 @@ import type { DB } from './schema.ts';
  * batch). Kysely builds a query value by value, which at that volume cost more than SQLite
  * running it; here Kysely compiles the statement once per table, columns and row count, and each
  * batch reuses that text with its own parameters, row by row in column order, as Kysely emits
- * them. Both dialects, since the text comes from the database's own Kysely.
+ * them. Both dialects, since the text comes from the database's own Kysely. Every row must have
+ * the first row's columns.
  */
 const ROWS_PER_STATEMENT = 500;
 

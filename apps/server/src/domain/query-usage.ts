@@ -1,5 +1,5 @@
 import type { Database } from '../db/schema.ts';
-import { addQueryEvent, type CollectionRef, minuteWindow } from './usage-events.ts';
+import { addQueryEvents, type CollectionRef, minuteWindow, type QueryCounters, type QueryType } from './usage-events.ts';
 
 /**
  * Query usage events, added up in memory and written once a second in one transaction.
@@ -7,17 +7,9 @@ import { addQueryEvent, type CollectionRef, minuteWindow } from './usage-events.
  * join; writing each event inline cost a third of a short query's time and made every search
  * wait for the write lock while ingestion held it. Each event keeps the minute it happened in.
  * Reads of usage flush first (see usage.ts), so this process always sees its own queries; a
- * crash loses at most the last second of query counts.
+ * crash loses at most the last second of query counts. A write that fails is retried with the
+ * next flush.
  */
-export type QueryType = 'fine' | 'coarse' | 'pages' | 'documents';
-
-export interface QueryCounters {
-  queryBytes: number;
-  queriedBytes: number;
-  queryTokens: number;
-  results: number;
-  timeMs: number;
-}
 
 interface Pending {
   collection: CollectionRef;
@@ -53,15 +45,18 @@ function bufferOf(database: Database): QueryUsageBuffer {
 }
 
 export function recordQueryUsage(database: Database, collection: CollectionRef, queryType: QueryType, counters: QueryCounters): void {
+  add(database, { collection, queryType, windowStart: minuteWindow(), count: 1, counters });
+}
+
+function add(database: Database, event: Pending): void {
   const buffer = bufferOf(database);
-  const windowStart = minuteWindow();
-  const key = `${collection.collectionId}|${queryType}|${windowStart}`;
+  const key = `${event.collection.collectionId}|${event.queryType}|${event.windowStart}`;
   const pending = buffer.pending.get(key);
   if (pending) {
-    pending.count++;
-    for (const name of Object.keys(counters) as (keyof QueryCounters)[]) pending.counters[name] += counters[name];
+    pending.count += event.count;
+    for (const name of Object.keys(event.counters) as (keyof QueryCounters)[]) pending.counters[name] += event.counters[name];
   } else {
-    buffer.pending.set(key, { collection, queryType, windowStart, count: 1, counters: { ...counters } });
+    buffer.pending.set(key, { ...event, counters: { ...event.counters } });
   }
   buffer.timer ??= setTimeout(() => void flushQueryUsage(database), FLUSH_AFTER_MS).unref();
 }
@@ -75,20 +70,25 @@ export function flushQueryUsage(database: Database): Promise<void> {
   const events = [...buffer.pending.values()];
   buffer.pending.clear();
   // One flush at a time, in order, so a read that flushes also waits for one under way.
-  buffer.flushing = buffer.flushing.then(() => write(database, events));
+  buffer.flushing = buffer.flushing.then(() =>
+    write(database, events).catch(() => {
+      // The database refused (busy, unreachable): keep the events for the next flush.
+      for (const event of events) add(database, event);
+    }),
+  );
   return buffer.flushing;
 }
 
 async function write(database: Database, events: Pending[]): Promise<void> {
   if (events.length === 0) return;
-  const insert = (db: Database['db'], event: Pending) =>
-    addQueryEvent(db, event.collection, event.queryType, { ...event.counters, count: event.count, windowStart: event.windowStart });
-  try {
-    await database.db.transaction().execute(async (trx) => {
-      for (const event of events) await insert(trx, event);
-    });
-  } catch {
-    // An organization deleted meanwhile takes its usage with it: write the others one by one.
-    for (const event of events) await insert(database.db, event).catch(() => {});
-  }
+  await database.db.transaction().execute(async (trx) => {
+    // An organization deleted meanwhile took its usage with it: its events have nowhere to go.
+    const organizationIds = [...new Set(events.map((event) => event.collection.organizationId))];
+    const existing = await trx.selectFrom('organizations').select('id').where('id', 'in', organizationIds).execute();
+    const live = new Set(existing.map((row) => row.id));
+    for (const event of events) {
+      if (!live.has(event.collection.organizationId)) continue;
+      await addQueryEvents(trx, event.collection, event.queryType, event.windowStart, event.count, event.counters);
+    }
+  });
 }

@@ -5,8 +5,8 @@ import { countTokens } from '../ingest/tokens.ts';
 import { requireCollection } from './collections.ts';
 import { parseMetadataFilter } from './metadata-filter.ts';
 import type { ProviderActor } from './provider-actor.ts';
-import { type QueryType, recordQueryUsage } from './query-usage.ts';
-import type { CollectionRef } from './usage-events.ts';
+import { recordQueryUsage } from './query-usage.ts';
+import type { CollectionRef, QueryType } from './usage-events.ts';
 
 /**
  * Queries of the provider API: BM25 ranking per granularity (db/search), scores in 0..1, the

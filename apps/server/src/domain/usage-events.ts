@@ -74,19 +74,32 @@ export async function addDocumentEvent(
     .execute();
 }
 
-export async function addQueryEvent(
+export type QueryType = DB['query_usage']['query_type'];
+
+export interface QueryCounters {
+  queryBytes: number;
+  queriedBytes: number;
+  queryTokens: number;
+  results: number;
+  timeMs: number;
+}
+
+/** `count` queries of one kind in the minute starting at `windowStart` (see query-usage.ts). */
+export async function addQueryEvents(
   trx: Kysely<DB>,
   collection: CollectionRef,
-  queryType: 'fine' | 'coarse' | 'pages' | 'documents',
-  counters: { queryBytes: number; queriedBytes: number; queryTokens: number; results: number; timeMs: number; count?: number; windowStart?: number },
+  queryType: QueryType,
+  windowStart: number,
+  count: number,
+  counters: QueryCounters,
 ): Promise<void> {
   const row = {
-    window_start: counters.windowStart ?? minuteWindow(),
+    window_start: windowStart,
     organization_id: collection.organizationId,
     collection_id: collection.collectionId,
     collection_name: collection.collectionName,
     query_type: queryType,
-    event_count: counters.count ?? 1,
+    event_count: count,
     total_query_bytes: counters.queryBytes,
     total_queried_bytes: counters.queriedBytes,
     total_query_tokens: counters.queryTokens,

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type Harness, startHarness } from '../../test/harness.ts';
-import { bootstrap } from './bootstrap.ts';
-import { addCollection, requireCollection } from './collections.ts';
-import { flushQueryUsage, recordQueryUsage } from './query-usage.ts';
+import { afterAll, beforeAll, expect, test, vi } from 'vitest';
+import { type Harness, startHarness } from './harness.ts';
+import { bootstrap } from '../src/domain/bootstrap.ts';
+import { addCollection, requireCollection } from '../src/domain/collections.ts';
+import { flushQueryUsage, recordQueryUsage } from '../src/domain/query-usage.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -50,4 +50,19 @@ test('an organization deleted before the flush loses its events; the others are 
   await flushQueryUsage(h.database);
   expect(await rowsOf(gone.organizationId)).toHaveLength(0);
   expect(await rowsOf(kept.organizationId)).toHaveLength(1);
+});
+
+test('events whose write failed are kept and written by the next flush', async () => {
+  const collection = await collectionOf('retry');
+  recordQueryUsage(h.database, collection, 'pages', counters);
+  const refusal = vi.spyOn(h.database.db, 'transaction').mockImplementationOnce(() => {
+    throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+  });
+  await flushQueryUsage(h.database);
+  expect(await rowsOf(collection.organizationId)).toHaveLength(0);
+  recordQueryUsage(h.database, collection, 'pages', counters);
+  await flushQueryUsage(h.database);
+  refusal.mockRestore();
+  const [row] = await rowsOf(collection.organizationId);
+  expect(Number(row!.event_count)).toBe(2);
 });
