@@ -1,3 +1,4 @@
+import type { QueryType } from '../src/domain/usage-events.ts';
 import type { Database } from '../src/db/schema.ts';
 
 /**
@@ -20,7 +21,7 @@ export interface QueryRow {
   at: number;
   organizationId: string;
   collection: string;
-  queryType?: 'fine' | 'coarse' | 'pages' | 'documents';
+  queryType?: QueryType;
   count?: number;
   queryBytes?: number;
 }
