@@ -8,7 +8,7 @@ import SQLite from 'better-sqlite3';
 import { createKeyring } from '../apps/server/src/auth/keyring.ts';
 import { openDatabase } from '../apps/server/src/db/database.ts';
 import { queryTerms } from '../apps/server/src/db/search/query-terms.ts';
-import { collectionToken } from '../apps/server/src/db/search/sqlite.ts';
+import { attachSearchFile, collectionToken } from '../apps/server/src/db/search/sqlite-file.ts';
 import { bootstrap } from '../apps/server/src/domain/bootstrap.ts';
 import { random } from './random.ts';
 
@@ -166,6 +166,7 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
     // 2. Latency, HTTP against the in-process floor, on the same queries.
     const queries = Array.from({ length: queryCount }, () => generate.query());
     const reader = new SQLite(join(dataDir, 'sift.db'), { readonly: true });
+    attachSearchFile(reader, join(dataDir, 'sift.db'));
     const collection = reader.prepare('select id from collections where name = ?').get('bench') as { id: string };
     const match = (query: string) =>
       `collection : "${collectionToken(collection.id)}" AND content : (${queryTerms(query)

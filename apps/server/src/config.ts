@@ -23,6 +23,7 @@ const Env = z.object({
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   SIFT_INGEST_WORKERS: z.coerce.number().int().min(0).default(1),
+  SIFT_INGEST_THREADS: z.coerce.number().int().min(1).default(2),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -51,6 +52,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     billingProvider: parsed.BILLING_PROVIDER ?? (parsed.STRIPE_SECRET_KEY ? 'stripe' : 'local'),
     stripe: { secretKey: parsed.STRIPE_SECRET_KEY, webhookSecret: parsed.STRIPE_WEBHOOK_SECRET },
     ingestWorkers: parsed.SIFT_INGEST_WORKERS,
+    ingestThreads: parsed.SIFT_INGEST_THREADS,
     logLevel: parsed.LOG_LEVEL,
   };
 }

@@ -14,6 +14,7 @@ const workers = await startIngestWorkers({
   database,
   dataDir,
   concurrency,
+  recoverAllLeases: false, // done once by the server, before its threads start
   log: {
     info: (text) => port.postMessage({ type: 'info', text }),
     error: (detail, text) => port.postMessage({ type: 'error', text: text ?? 'ingest error', detail: String((detail as { err?: unknown })?.err ?? detail) }),

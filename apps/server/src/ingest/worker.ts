@@ -21,6 +21,12 @@ export interface IngestWorkerOptions {
   /** Longest sleep when the queue looks empty (a new document wakes in-process workers at once). */
   idlePollMs?: number;
   log?: { info(message: string): void; error(object: unknown, message?: string): void };
+  /**
+   * Put every lease found at start back in the queue (default with SQLite, which one process
+   * serves, so such leases belong to a process now dead). The server does it once, before
+   * starting its ingestion threads, and they pass false.
+   */
+  recoverAllLeases?: boolean;
 }
 
 export interface IngestWorkers {
@@ -48,8 +54,7 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
   const files = fileStore(options.dataDir);
   const index = searchIndex(database);
 
-  // SQLite is served by one process, so any lease found at start belongs to a process now dead.
-  const requeued = await requeueLeases(database, { all: database.dialect === 'sqlite' });
+  const requeued = await requeueLeases(database, { all: options.recoverAllLeases ?? database.dialect === 'sqlite' });
   if (requeued > 0) options.log?.info(`ingest: ${requeued} interrupted document(s) back in the queue`);
 
   let stopped = false;
@@ -200,11 +205,13 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
   };
 
   /**
-   * One transaction: each document still leased to us becomes `indexed` with its text, its old
-   * pages and chunks are replaced, the document-level index row written, and the usage events
-   * of the batch added. The full-text tables flush once for the whole batch. Every statement is
-   * compiled before the transaction begins, so the write lock (which the HTTP thread waits for)
-   * is held only while SQL runs.
+   * Three steps, none holding the database's write lock for long, so HTTP writes (uploads) go on
+   * while documents are indexed:
+   * 1. one transaction: each document still leased to us gets its text, and its pages and
+   *    snippets in place of older ones. Statements are compiled before it begins.
+   * 2. the search index takes them in (with SQLite, a transaction on the search file only);
+   * 3. one transaction: those still leased to us become `indexed`; the usage events of the batch.
+   * A process that dies between steps leaves its documents leased, so they are indexed again.
    */
   const writeIndex = async (items: Prepared[]): Promise<void> => {
     const { db } = database;
@@ -213,13 +220,9 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
       db
         .updateTable('documents')
         .set({
-          index_status: 'indexed',
           text: item.chunked.text,
           text_bytes: Buffer.byteLength(item.chunked.text, 'utf8'),
           num_pages: item.chunked.pages.length,
-          error: null,
-          lease_owner: null,
-          lease_expires_at: null,
           updated_at: now,
         })
         .where('id', '=', item.job.id)
@@ -273,11 +276,6 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
       // A document deleted, replaced or handed on meanwhile: redo the batch without it.
       if (lostIds.length > 0) throw new LeaseLost(lostIds);
       for (const write of writes) await trx.executeQuery(write);
-      for (const { job, chunked } of items) {
-        await index.unindexDocumentText(trx, job.seq);
-        await index.indexDocumentText(trx, { seq: job.seq, collectionId: job.collection_id, text: chunked.text });
-      }
-      await addBatchEvents(trx, items);
       return [] as string[];
     }).catch((error: unknown) => {
       if (error instanceof LeaseLost) return error.documentIds;
@@ -286,7 +284,23 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
     if (lost.length > 0) {
       const kept = items.filter((item) => !lost.includes(item.job.id));
       if (kept.length > 0) await writeIndex(kept);
+      return;
     }
+    await index.indexDocuments(ids);
+    await db.transaction().execute(async (trx) => {
+      const indexed: Prepared[] = [];
+      for (const item of items) {
+        const result = await trx
+          .updateTable('documents')
+          .set({ index_status: 'indexed', error: null, lease_owner: null, lease_expires_at: null, updated_at: new Date().toISOString() })
+          .where('id', '=', item.job.id)
+          .where('lease_owner', '=', owner)
+          .executeTakeFirst();
+        // Lost since step 1: deleted (its rows with it) or handed on (its new holder rewrites them).
+        if (Number(result.numUpdatedRows) > 0) indexed.push(item);
+      }
+      await addBatchEvents(trx, indexed);
+    });
   };
 
   /** Usage events of a batch, summed per collection: one upsert per collection and kind. */

@@ -4,6 +4,7 @@ import * as retrieval from './002_retrieval.ts';
 import * as billing from './003_billing.ts';
 import * as usage from './004_usage.ts';
 import * as usageRollups from './005_usage_rollups.ts';
+import * as searchFile from './006_search_file.ts';
 
 /**
  * Migrations by name; Kysely runs them in name order. Each area adds its own file here
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '003_billing': billing,
   '004_usage': usage,
   '005_usage_rollups': usageRollups,
+  '006_search_file': searchFile,
 };

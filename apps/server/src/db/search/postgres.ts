@@ -53,7 +53,6 @@ export function postgresSearchIndex({ db }: Database): SearchIndex {
       return rows;
     },
     // The document-level tsvector is a generated column over documents.text: nothing to write.
-    async indexDocumentText() {},
-    async unindexDocumentText() {},
+    async indexDocuments() {},
   };
 }

@@ -1,18 +1,20 @@
 import SQLite from 'better-sqlite3';
-import { type Kysely, type RawBuilder, sql } from 'kysely';
-import type { Database, DB } from '../schema.ts';
+import { type RawBuilder, sql } from 'kysely';
+import type { Database } from '../schema.ts';
 import { filterSql } from './filter.ts';
 import { bm25Score, queryTerms } from './query-terms.ts';
+import { attachSearchFile, collectionToken, openSearchWriter, type SearchWriter } from './sqlite-file.ts';
 import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
 
 /**
- * SQLite FTS5: contentless tables `documents_fts`, `pages_fts`, `coarse_fts`, `fine_fts` (see
- * migration 002), ranked by bm25() with the collection column weighted 0. Searches run on a
- * read-only connection of their own with prepared statements kept, so a query costs little more
- * than the FTS5 match itself; writes go through the caller's transaction.
+ * SQLite FTS5: contentless tables `documents_fts`, `pages_fts`, `coarse_fts`, `fine_fts` in the
+ * search file (see sqlite-file.ts), ranked by bm25() with the collection column weighted 0.
+ * Searches run on a read-only connection of their own with prepared statements kept, so a query
+ * costs little more than the FTS5 match itself. The search file is written by whoever indexes.
  */
 export function sqliteSearchIndex(database: Database): SearchIndex {
   const reader = openReader(database);
+  let writer: SearchWriter | null = null;
   const run = <Row>(query: RawBuilder<unknown>): Row[] => {
     const { sql: text, parameters } = query.compile(database.db);
     return reader.statement(text).all(...(parameters as unknown[])) as Row[];
@@ -71,17 +73,25 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
         request,
       ).map(({ rank: _rank, ...hit }) => hit);
     },
-    async indexDocumentText(trx: Kysely<DB>, document) {
-      await sql`insert into documents_fts(rowid, collection, content) values (${document.seq}, ${collectionToken(document.collectionId)}, ${document.text})`.execute(trx);
-    },
-    async unindexDocumentText(trx: Kysely<DB>, seq) {
-      await sql`delete from documents_fts where rowid = ${seq}`.execute(trx);
+    async indexDocuments(documentIds) {
+      if (!writer) {
+        writer = openSearchWriter(sqlitePathOf(database));
+        const opened = writer;
+        const destroy = database.destroy.bind(database);
+        database.destroy = async () => {
+          opened.close();
+          await destroy();
+        };
+      }
+      await writer.index(documentIds);
     },
   };
 }
 
-/** The one token naming a collection in the `collection` column (the triggers build the same). */
-export const collectionToken = (collectionId: string): string => `c${collectionId.replaceAll('-', '')}`;
+function sqlitePathOf(database: Database): string {
+  if (!database.sqlitePath) throw new Error('The SQLite search index needs the database file path.');
+  return database.sqlitePath;
+}
 
 interface Reader {
   statement(text: string): SQLite.Statement;
@@ -93,9 +103,9 @@ const readers = new WeakMap<Database, Reader>();
 function openReader(database: Database): Reader {
   const existing = readers.get(database);
   if (existing) return existing;
-  if (!database.sqlitePath) throw new Error('The SQLite search index needs the database file path.');
-  const connection = new SQLite(database.sqlitePath, { readonly: true, fileMustExist: true });
+  const connection = new SQLite(sqlitePathOf(database), { readonly: true, fileMustExist: true });
   connection.pragma('busy_timeout = 5000');
+  attachSearchFile(connection, sqlitePathOf(database));
   const statements = new Map<string, SQLite.Statement>();
   const reader: Reader = {
     statement(text) {

@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { FilterNode } from '../../domain/metadata-filter.ts';
-import type { DB } from '../schema.ts';
 
 /** One search: inside one collection, the query text, how many results, an optional metadata filter. */
 export interface SearchRequest {
@@ -35,8 +33,9 @@ export interface SearchIndex {
   topDocuments(request: SearchRequest): Promise<DocumentHit[]>;
   topPages(request: SearchRequest): Promise<PageHit[]>;
   topSnippets(request: SearchRequest & { granularity: 'coarse' | 'fine' }): Promise<SnippetHit[]>;
-  /** Adds a finished document's text to the document-level index, inside the indexing transaction. */
-  indexDocumentText(trx: Kysely<DB>, document: { seq: number; collectionId: string; text: string }): Promise<void>;
-  /** Drops a document's text from the document-level index (before it is indexed again). */
-  unindexDocumentText(trx: Kysely<DB>, seq: number): Promise<void>;
+  /**
+   * Makes these documents' text, pages and snippets (committed to the database already)
+   * searchable in place of their older rows. PostgreSQL indexes rows as they are written.
+   */
+  indexDocuments(documentIds: string[]): Promise<void>;
 }

@@ -1,0 +1,87 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { attachSearchFile, FTS_TABLES, openSearchWriter } from '../src/db/search/sqlite-file.ts';
+import { type Harness, startHarness } from './harness.ts';
+import { providerFixtures } from './provider-fixtures.ts';
+
+/** SQLite keeps its FTS5 tables in a search file of their own; PostgreSQL has no such file. */
+describe.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the SQLite search file', () => {
+  let h: Harness;
+  let f: Awaited<ReturnType<typeof providerFixtures>>;
+  beforeAll(async () => {
+    h = await startHarness();
+    f = await providerFixtures(h);
+    await h.call('/v1/collections/add-collection', { collection_name: 'files' }, f.keyA);
+    for (const [path, text] of [
+      ['otters.txt', 'Otters hold hands while they sleep.\n\nA raft of otters drifts on kelp.'],
+      ['herons.txt', 'Herons wait in the shallows for fish.'],
+      ['kelp.txt', 'Kelp forests shelter otters and fish alike.'],
+    ]) {
+      await h.call('/v1/documents/add-document', { collection_name: 'files', path, content: { type: 'text', text } }, f.keyA);
+    }
+    await f.workers.idle();
+  });
+  afterAll(async () => {
+    await f.workers.stop();
+    await h.close();
+  });
+
+  const paths = async (query: string) => {
+    const response = await h.call('/v1/queries/top-documents', { collection_name: 'files', query, k: 10 }, f.keyA);
+    expect(response.status).toBe(200);
+    return (response.body as { results: { path: string }[] }).results.map((result) => result.path).sort();
+  };
+  const pendingDeletions = () => {
+    const connection = new SQLite(h.database.sqlitePath!, { readonly: true });
+    const { n } = connection.prepare('select count(*) as n from search_deletions').get() as { n: number };
+    connection.close();
+    return n;
+  };
+
+  test('a deleted document leaves search at once, and its index rows go with the next index write', async () => {
+    expect(await paths('otters')).toEqual(['kelp.txt', 'otters.txt']);
+    const deleted = await h.call('/v1/documents/delete-document', { collection_name: 'files', path: 'otters.txt' }, f.keyA);
+    expect(deleted.status).toBe(200);
+    // The document, its page and its snippets each left a deletion for the search file's writer.
+    expect(pendingDeletions()).toBeGreaterThanOrEqual(3);
+    expect(await paths('otters')).toEqual(['kelp.txt']);
+
+    await h.call('/v1/documents/add-document', { collection_name: 'files', path: 'seals.txt', content: { type: 'text', text: 'Seals haul out on rocks.' } }, f.keyA);
+    await f.workers.idle();
+    expect(pendingDeletions()).toBe(0);
+    expect(await paths('seals')).toEqual(['seals.txt']);
+    expect(await paths('otters')).toEqual(['kelp.txt']);
+  });
+
+  test('a missing search file is rebuilt from the indexed documents, ranking them the same', async () => {
+    const copyDir = mkdtempSync(join(tmpdir(), 'sift-search-copy-'));
+    try {
+      // A copy of the main file alone: what a data folder looks like once its search file is lost.
+      const copy = join(copyDir, 'sift.db');
+      const source = new SQLite(h.database.sqlitePath!, { readonly: true });
+      source.exec(`vacuum into '${copy}'`);
+      source.close();
+      openSearchWriter(copy).close();
+
+      const original = new SQLite(h.database.sqlitePath!, { readonly: true });
+      attachSearchFile(original, h.database.sqlitePath!);
+      const rebuilt = new SQLite(copy, { readonly: true });
+      attachSearchFile(rebuilt, copy);
+      // The same rows in the same order. Scores may differ a little: FTS5 statistics still count
+      // rows deleted from the original index, and a rebuilt one has none.
+      for (const table of FTS_TABLES) {
+        const ranked = (connection: SQLite.Database) =>
+          connection.prepare(`select rowid from ${table} where ${table} match 'content : (otters OR fish OR seals)' order by rank`).all();
+        expect(ranked(rebuilt).length).toBeGreaterThan(0);
+        expect(ranked(rebuilt)).toEqual(ranked(original));
+      }
+      original.close();
+      rebuilt.close();
+    } finally {
+      rmSync(copyDir, { recursive: true, force: true });
+    }
+  });
+});
