@@ -13,7 +13,7 @@ import { bootstrap } from '../apps/server/src/domain/bootstrap.ts';
 import { random } from './random.ts';
 
 /**
- * Retrieval benchmark. A real server process (SQLite, one in-process ingestion worker) on a
+ * Retrieval benchmark. A real server process (SQLite, its default two ingestion threads) on a
  * temporary data folder; this process is the client. 1. Ingestion: a generated corpus of at least
  * 20 MB sent through /v1/documents/add-document (8 requests in flight), timed until
  * /v1/status/get-status shows every document indexed. 2. Latency of top-snippets, top-pages and
@@ -218,7 +218,7 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
       latency,
       refusedP50: percentile(refused, 50),
     };
-    console.log(`\nRetrieval (SQLite FTS5, server process with 1 ingestion worker, client in this process)`);
+    console.log(`\nRetrieval (SQLite FTS5, server process with its 2 ingestion threads, client in this process)`);
     console.table([
       {
         corpus: `${corpusMegabytes.toFixed(1)} MB, ${documents.length} docs`,

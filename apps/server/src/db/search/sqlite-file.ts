@@ -26,14 +26,20 @@ export function attachSearchFile(connection: SQLite.Database, sqlitePath: string
   connection.prepare('attach database ? as search').run(searchFilePath(sqlitePath));
 }
 
-/** What each FTS table indexes: its rows in the main file (schema `source`), for some documents. */
+/**
+ * What each FTS table indexes: its rows in the main file (schema `source`), for some documents,
+ * by rowid: FTS5 flushes what it holds in memory whenever a rowid is lower than the last one, so
+ * rows out of order would make a segment each.
+ */
 const sources: Record<FtsTable, (documents: string) => string> = {
-  documents_fts: (documents) => `select d.seq, ${collectionTokenSql('d.collection_id')}, d.text from source.documents d where d.id in (${documents})`,
-  pages_fts: (documents) => `select p.seq, ${collectionTokenSql('p.collection_id')}, p.content from source.pages p where p.document_id in (${documents})`,
+  documents_fts: (documents) =>
+    `select d.seq, ${collectionTokenSql('d.collection_id')}, d.text from source.documents d where d.id in (${documents}) order by d.seq`,
+  pages_fts: (documents) =>
+    `select p.seq, ${collectionTokenSql('p.collection_id')}, p.content from source.pages p where p.document_id in (${documents}) order by p.seq`,
   coarse_fts: (documents) =>
-    `select c.seq, ${collectionTokenSql('c.collection_id')}, c.content from source.chunks c where c.document_id in (${documents}) and c.granularity = 'coarse'`,
+    `select c.seq, ${collectionTokenSql('c.collection_id')}, c.content from source.chunks c where c.document_id in (${documents}) and c.granularity = 'coarse' order by c.seq`,
   fine_fts: (documents) =>
-    `select c.seq, ${collectionTokenSql('c.collection_id')}, c.content from source.chunks c where c.document_id in (${documents}) and c.granularity = 'fine'`,
+    `select c.seq, ${collectionTokenSql('c.collection_id')}, c.content from source.chunks c where c.document_id in (${documents}) and c.granularity = 'fine' order by c.seq`,
 };
 
 export interface SearchWriter {
