@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { attachSearchFile, FTS_TABLES, openSearchWriter } from '../src/db/search/sqlite-file.ts';
+import { startIngestWorkers } from '../src/ingest/worker.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
@@ -29,8 +30,8 @@ describe.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the SQLite search
     await h.close();
   });
 
-  const paths = async (query: string) => {
-    const response = await h.call('/v1/queries/top-documents', { collection_name: 'files', query, k: 10 }, f.keyA);
+  const paths = async (query: string, k = 10) => {
+    const response = await h.call('/v1/queries/top-documents', { collection_name: 'files', query, k }, f.keyA);
     expect(response.status).toBe(200);
     return (response.body as { results: { path: string }[] }).results.map((result) => result.path).sort();
   };
@@ -41,19 +42,27 @@ describe.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the SQLite search
     return n;
   };
 
-  test('a deleted document leaves search at once, and its index rows go with the next index write', async () => {
+  test('a deleted document leaves search at once; ingestion then removes its index rows', async () => {
     expect(await paths('otters')).toEqual(['kelp.txt', 'otters.txt']);
+    await f.workers.stop(); // nothing applies the deletions until workers run again
     const deleted = await h.call('/v1/documents/delete-document', { collection_name: 'files', path: 'otters.txt' }, f.keyA);
     expect(deleted.status).toBe(200);
     // The document, its page and its snippets each left a deletion for the search file's writer.
     expect(pendingDeletions()).toBeGreaterThanOrEqual(3);
     expect(await paths('otters')).toEqual(['kelp.txt']);
+    // Its index rows, still in the search file, do not take the place of a live document in the k.
+    expect(await paths('otters', 1)).toEqual(['kelp.txt']);
+    const snippets = await h.call('/v1/queries/top-snippets', { collection_name: 'files', query: 'otters', k: 1, precise_responses: true }, f.keyA);
+    expect((snippets.body as { results: { path: string }[] }).results.map((result) => result.path)).toEqual(['kelp.txt']);
 
-    await h.call('/v1/documents/add-document', { collection_name: 'files', path: 'seals.txt', content: { type: 'text', text: 'Seals haul out on rocks.' } }, f.keyA);
+    // Idle workers apply the deletions; a new document is indexed as usual.
+    f.workers = await startIngestWorkers({ database: h.database, dataDir: h.config.dataDir, concurrency: 1, idlePollMs: 50 });
     await f.workers.idle();
     expect(pendingDeletions()).toBe(0);
+    await h.call('/v1/documents/add-document', { collection_name: 'files', path: 'seals.txt', content: { type: 'text', text: 'Seals haul out on rocks.' } }, f.keyA);
+    await f.workers.idle();
     expect(await paths('seals')).toEqual(['seals.txt']);
-    expect(await paths('otters')).toEqual(['kelp.txt']);
+    expect(await paths('otters', 1)).toEqual(['kelp.txt']);
   });
 
   test('a missing search file is rebuilt from the indexed documents, ranking them the same', async () => {

@@ -89,6 +89,7 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
         options.log?.error({ err: error }, 'ingest: claiming failed');
       }
       if (jobs.length === 0) {
+        await index.applyDeletions().catch((error) => options.log?.error({ err: error }, 'ingest: applying search deletions failed'));
         if (busy === 0) [...idleWaiters].forEach((resolve) => resolve());
         await nap(idlePollMs);
         continue;

@@ -54,5 +54,6 @@ export function postgresSearchIndex({ db }: Database): SearchIndex {
     },
     // The document-level tsvector is a generated column over documents.text: nothing to write.
     async indexDocuments() {},
+    async applyDeletions() {},
   };
 }

@@ -82,6 +82,7 @@ export function openSearchWriter(sqlitePath: string): SearchWriter {
   return {
     async index(documentIds) {
       const last = lastDeletion.get()?.id ?? 0;
+      if (documentIds.length === 0 && last === 0) return;
       const documents = JSON.stringify(documentIds);
       await whenUnlocked(() => write(documents, last));
       // Applied deletions are dropped afterwards; after a crash in between they apply again, harmlessly.

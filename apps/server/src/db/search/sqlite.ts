@@ -14,7 +14,19 @@ import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit } fro
  */
 export function sqliteSearchIndex(database: Database): SearchIndex {
   const reader = openReader(database);
+  // Opened by the first index write: only ingestion writes the search file.
   let writer: SearchWriter | null = null;
+  const searchWriter = (): SearchWriter => {
+    if (writer) return writer;
+    const opened = openSearchWriter(sqlitePathOf(database));
+    const destroy = database.destroy.bind(database);
+    database.destroy = async () => {
+      opened.close();
+      await destroy();
+    };
+    writer = opened;
+    return opened;
+  };
   const run = <Row>(query: RawBuilder<unknown>): Row[] => {
     const { sql: text, parameters } = query.compile(database.db);
     return reader.statement(text).all(...(parameters as unknown[])) as Row[];
@@ -29,7 +41,8 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
 
   /**
    * The k best rows of one FTS table joined to their rows. Unfiltered, the FTS5 table ranks on
-   * its own and only the top k are joined; filtered, every match is joined to its document.
+   * its own and only the top k are joined, leaving out rows deleted but not yet removed from the
+   * search file (they would take places in the k); filtered, every match is joined to its document.
    */
   const top = <Row extends { rank: number }>(table: string, join: RawBuilder<unknown>, columns: RawBuilder<unknown>, request: SearchRequest) => {
     const match = matchExpression(request);
@@ -38,7 +51,8 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     const rows = request.filter
       ? run<Row>(sql`select ${columns}, ${fts}.rank as rank from ${fts} ${join} where ${fts} match ${match} and ${filterSql(request.filter)} order by ${fts}.rank limit ${request.k}`)
       : run<Row>(
-          sql`select ${columns}, t.rank as rank from (select rowid, rank from ${fts} where ${fts} match ${match} order by rank limit ${request.k}) t ${join} order by t.rank`,
+          sql`select ${columns}, t.rank as rank from (select rowid, rank from ${fts} where ${fts} match ${match}
+              and rowid not in (select row_id from search_deletions where fts_table = ${table}) order by rank limit ${request.k}) t ${join} order by t.rank`,
         );
     return rows.map((row) => ({ ...row, score: bm25Score(-row.rank) }));
   };
@@ -73,18 +87,8 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
         request,
       ).map(({ rank: _rank, ...hit }) => hit);
     },
-    async indexDocuments(documentIds) {
-      if (!writer) {
-        writer = openSearchWriter(sqlitePathOf(database));
-        const opened = writer;
-        const destroy = database.destroy.bind(database);
-        database.destroy = async () => {
-          opened.close();
-          await destroy();
-        };
-      }
-      await writer.index(documentIds);
-    },
+    indexDocuments: (documentIds) => searchWriter().index(documentIds),
+    applyDeletions: () => searchWriter().index([]),
   };
 }
 

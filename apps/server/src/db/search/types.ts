@@ -38,4 +38,6 @@ export interface SearchIndex {
    * searchable in place of their older rows. PostgreSQL indexes rows as they are written.
    */
   indexDocuments(documentIds: string[]): Promise<void>;
+  /** Removes what deleted rows left in the index (SQLite's search file); ingestion calls it when idle. */
+  applyDeletions(): Promise<void>;
 }
