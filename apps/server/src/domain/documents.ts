@@ -10,6 +10,7 @@ import type {
   GetPageInfoRequest,
   UpdateDocumentRequest,
 } from '@sift/contracts';
+import { inGroupedTransaction } from '../db/group-commit.ts';
 import type { Database, DB } from '../db/schema.ts';
 import type { DocumentSourceType, IndexStatus } from '../db/tables/retrieval.ts';
 import { nowIso } from './clock.ts';
@@ -80,7 +81,8 @@ export async function addDocument(database: Database, actor: ProviderActor, inpu
   const fileHash = await actor.files.put(bytes);
   let replacedHash: string | null = null;
   try {
-    await database.db.transaction().execute(async (trx) => {
+    // Uploads sent together commit together (see group-commit.ts).
+    await inGroupedTransaction(database, async (trx) => {
       const collection = await requireCollection(trx, actor.organizationId, input.collection_name);
       const existing = await trx
         .selectFrom('documents')

@@ -1,0 +1,81 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database, DB } from './schema.ts';
+
+/**
+ * Group commit for SQLite's one writer: short write transactions that arrive together (uploads
+ * from a client sending several at once) run in one database transaction, each inside a savepoint
+ * of its own, so a single commit (one write of the pages they share to the log) serves them all.
+ * A unit that throws is rolled back to its savepoint alone and rejects alone; every promise
+ * settles only once the transaction holding its unit has committed or failed. PostgreSQL, with
+ * a pool of connections, runs each unit in a transaction of its own.
+ */
+export function inGroupedTransaction<T>(database: Database, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+  if (database.dialect !== 'sqlite') return database.db.transaction().execute(work);
+  return new Promise<T>((resolve, reject) => queueOf(database).add({ work, resolve: resolve as (value: unknown) => void, reject }));
+}
+
+interface Unit {
+  work: (trx: Kysely<DB>) => Promise<unknown>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** Units in one transaction at most: a long batch would hold the write lock too long. */
+const MAX_UNITS = 64;
+
+const queues = new WeakMap<Database, { add(unit: Unit): void }>();
+
+function queueOf(database: Database): { add(unit: Unit): void } {
+  const existing = queues.get(database);
+  if (existing) return existing;
+  let waiting: Unit[] = [];
+  let draining = false;
+
+  const runBatch = async (batch: Unit[]) => {
+    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    try {
+      await database.db.transaction().execute(async (trx) => {
+        for (const unit of batch) {
+          await sql`savepoint grouped_unit`.execute(trx);
+          try {
+            outcomes.push({ ok: true, value: await unit.work(trx) });
+          } catch (error) {
+            await sql`rollback to grouped_unit`.execute(trx);
+            outcomes.push({ ok: false, error });
+          }
+          await sql`release grouped_unit`.execute(trx);
+        }
+      });
+    } catch (error) {
+      // Nothing of the batch was committed.
+      for (const unit of batch) unit.reject(error);
+      return;
+    }
+    batch.forEach((unit, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) unit.resolve(outcome.value);
+      else unit.reject(outcome.error);
+    });
+  };
+
+  // Units that arrive while a batch commits form the next batch.
+  const drain = async () => {
+    draining = true;
+    while (waiting.length > 0) {
+      const batch = waiting.slice(0, MAX_UNITS);
+      waiting = waiting.slice(MAX_UNITS);
+      await runBatch(batch);
+    }
+    draining = false;
+  };
+
+  const queue = {
+    add(unit: Unit) {
+      waiting.push(unit);
+      // The first unit waits for the end of this event-loop turn, so units of the same turn join it.
+      if (!draining && waiting.length === 1) setImmediate(() => void drain());
+    },
+  };
+  queues.set(database, queue);
+  return queue;
+}
