@@ -158,6 +158,9 @@ describe('documents and queries', () => {
     expect(pages.body.results[0]).toMatchObject({ path: 'veg/carrot.txt', image_url: null });
     expect(typeof pages.body.results[0].content).toBe('string');
     expect(pages.body.document_results.map((d: { path: string }) => d.path)).toContain('veg/carrot.txt');
+    const withoutContent = await h.call(v1('/queries/top-pages'), { collection_name: c, query: 'rabbits carrots', k: 10 }, f.keyA);
+    expect(withoutContent.body.results.map((r: { path: string }) => r.path)).toEqual(pages.body.results.map((r: { path: string }) => r.path));
+    expect(withoutContent.body.results.every((r: { content: unknown }) => r.content === null)).toBe(true);
     expect((await h.call(v1('/queries/top-pages'), { collection_name: c, query: 'x', k: 1025 }, f.keyA)).status).toBe(422);
   });
 

@@ -63,12 +63,12 @@ export async function topPages(database: Database, actor: ProviderActor, input: 
   const startedAt = performance.now();
   const collection = await requireCollection(database.db, actor.organizationId, input.collection_name);
   const filter = parseMetadataFilter(input.filter);
-  const hits = await searchIndex(database).topPages({ collectionId: collection.collectionId, query: input.query, k: input.k, filter });
+  const hits = await searchIndex(database).topPages({ collectionId: collection.collectionId, query: input.query, k: input.k, filter, includeContent: input.include_content });
   const results = hits.map((hit) => ({
     path: hit.path,
     page_index: hit.pageIndex,
     score: hit.score,
-    content: input.include_content ? hit.content : null,
+    content: hit.content,
     image_url: null,
   }));
   const best = new Map<string, number>();

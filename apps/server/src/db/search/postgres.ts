@@ -33,7 +33,7 @@ export function postgresSearchIndex({ db }: Database): SearchIndex {
       const query = tsQuery(request);
       if (!query) return [];
       const { rows } = await sql<PageHit>`
-        select d.id as "documentId", d.path as path, d.metadata as metadata, p.page_index as "pageIndex", p.content as content,
+        select d.id as "documentId", d.path as path, d.metadata as metadata, p.page_index as "pageIndex", ${sql.raw(request.includeContent ? 'p.content' : 'null')} as content,
                ts_rank_cd(p.tsv, q.query, 32) as score
         from pages p join documents d on d.id = p.document_id, (select ${query} as query) q
         where p.collection_id = ${request.collectionId} and ${where(request, sql`p.tsv`, sql`q.query`)}

@@ -72,7 +72,7 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
       return top<PageHit & { rank: number }>(
         'pages_fts',
         sql`join pages p on p.seq = ${rowid} join documents d on d.id = p.document_id`,
-        sql`d.id as documentId, d.path as path, d.metadata as metadata, p.page_index as pageIndex, p.content as content`,
+        sql`d.id as documentId, d.path as path, d.metadata as metadata, p.page_index as pageIndex, ${sql.raw(request.includeContent ? 'p.content' : 'null')} as content`,
         request,
       ).map(({ rank: _rank, ...hit }) => hit);
     },

@@ -18,7 +18,8 @@ interface HitDocument {
 export type DocumentHit = HitDocument;
 export interface PageHit extends HitDocument {
   pageIndex: number;
-  content: string;
+  /** Null unless asked for: pages are long, and reading 25 of them costs more than the match. */
+  content: string | null;
 }
 export interface SnippetHit extends HitDocument {
   startIndex: number;
@@ -31,7 +32,7 @@ export interface SnippetHit extends HitDocument {
 /** The full-text index of one dialect: BM25-like ranking per granularity, scores in 0..1. */
 export interface SearchIndex {
   topDocuments(request: SearchRequest): Promise<DocumentHit[]>;
-  topPages(request: SearchRequest): Promise<PageHit[]>;
+  topPages(request: SearchRequest & { includeContent: boolean }): Promise<PageHit[]>;
   topSnippets(request: SearchRequest & { granularity: 'coarse' | 'fine' }): Promise<SnippetHit[]>;
   /**
    * Makes these documents' text, pages and snippets (committed to the database already)
