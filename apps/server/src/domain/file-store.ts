@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Database } from '../db/schema.ts';
@@ -18,6 +18,9 @@ export interface FileStore {
 
 const stores = new Map<string, FileStore>();
 
+/** Files up to this size are written synchronously (see put). */
+const SYNC_WRITE_BYTES = 1 << 20;
+
 export function fileStore(dataDir: string): FileStore {
   const existing = stores.get(dataDir);
   if (existing) return existing;
@@ -34,8 +37,15 @@ export function fileStore(dataDir: string): FileStore {
       }
       // Written whole then renamed: a crash never leaves a half file under a content hash.
       const temporary = `${pathOf(hash)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-      await writeFile(temporary, bytes);
-      await rename(temporary, pathOf(hash));
+      if (bytes.length <= SYNC_WRITE_BYTES) {
+        // For small files the promise API's four thread-pool round trips cost the HTTP thread
+        // more than the calls themselves.
+        writeFileSync(temporary, bytes);
+        renameSync(temporary, pathOf(hash));
+      } else {
+        await writeFile(temporary, bytes);
+        await rename(temporary, pathOf(hash));
+      }
       return hash;
     },
     read: (hash) => readFile(pathOf(hash)),
