@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
+import { whenUnlocked } from '../sqlite-busy.ts';
 
 /**
  * The SQLite search file: the four contentless FTS5 tables, beside the main database file and
@@ -53,7 +53,8 @@ export interface SearchWriter {
 
 /** The search file opened for writing; creates (and fills) its tables when they are missing. */
 export function openSearchWriter(sqlitePath: string): SearchWriter {
-  const connection = new SQLite(searchFilePath(sqlitePath));
+  // No busy timeout: waits for the lock happen in whenUnlocked, between event-loop turns.
+  const connection = new SQLite(searchFilePath(sqlitePath), { timeout: 0 });
   connection.pragma('journal_mode = WAL');
   connection.pragma('synchronous = NORMAL');
   connection.pragma('cache_size = -65536');
@@ -91,25 +92,6 @@ export function openSearchWriter(sqlitePath: string): SearchWriter {
     close: () => connection.close(),
   };
 }
-
-/**
- * Runs a write, again while another connection holds the lock it needs (SQLITE_BUSY), for up to
- * LOCK_WAIT_MS. The waits happen between event-loop turns rather than in SQLite's busy handler,
- * which would block the thread, and which FTS5's read-then-write transactions do not wait in.
- */
-async function whenUnlocked<T>(write: () => T): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      return write();
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() - started > LOCK_WAIT_MS) throw error;
-      await sleep(1);
-    }
-  }
-}
-
-const LOCK_WAIT_MS = 30_000;
 
 /** Creates the search file, or fills it when it is missing, before anything reads it. */
 export function ensureSearchFile(sqlitePath: string): void {
