@@ -20,6 +20,15 @@ export async function openDatabase({ dataDir, databaseUrl }: DatabaseOptions): P
   return database;
 }
 
+/** Runs `hook` when the handle is destroyed, before its connections close (the last added runs first). */
+export function beforeDestroy(database: Database, hook: () => unknown): void {
+  const destroy = database.destroy.bind(database);
+  database.destroy = async () => {
+    await hook();
+    await destroy();
+  };
+}
+
 function openSqlite(dataDir: string, databaseUrl?: string): Database {
   const sqlitePath = databaseUrl?.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : join(dataDir, 'sift.db');
   const sqlite = new SQLite(sqlitePath);

@@ -1,3 +1,4 @@
+import { beforeDestroy } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { addQueryEvents, type CollectionRef, minuteWindow, type QueryCounters, type QueryType } from './usage-events.ts';
 
@@ -35,11 +36,7 @@ function bufferOf(database: Database): QueryUsageBuffer {
     buffer = { pending: new Map(), timer: null, flushing: Promise.resolve() };
     buffers.set(database, buffer);
     // Nothing counted is dropped on a clean shutdown.
-    const destroy = database.destroy.bind(database);
-    database.destroy = async () => {
-      await flushQueryUsage(database);
-      await destroy();
-    };
+    beforeDestroy(database, () => flushQueryUsage(database));
   }
   return buffer;
 }

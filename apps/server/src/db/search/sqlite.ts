@@ -1,5 +1,6 @@
 import SQLite from 'better-sqlite3';
 import { type RawBuilder, sql } from 'kysely';
+import { beforeDestroy } from '../database.ts';
 import type { Database } from '../schema.ts';
 import { filterSql } from './filter.ts';
 import { bm25Score, queryTerms } from './query-terms.ts';
@@ -19,11 +20,7 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
   const searchWriter = (): SearchWriter => {
     if (writer) return writer;
     const opened = openSearchWriter(sqlitePathOf(database));
-    const destroy = database.destroy.bind(database);
-    database.destroy = async () => {
-      opened.close();
-      await destroy();
-    };
+    beforeDestroy(database, () => opened.close());
     writer = opened;
     return opened;
   };
@@ -123,11 +120,7 @@ function openReader(database: Database): Reader {
       return statement;
     },
   };
-  const destroy = database.destroy.bind(database);
-  database.destroy = async () => {
-    connection.close();
-    await destroy();
-  };
+  beforeDestroy(database, () => connection.close());
   readers.set(database, reader);
   return reader;
 }
