@@ -1,9 +1,9 @@
 import { createKeyring } from './auth/keyring.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
-import { requeueLeases } from './db/queue.ts';
 import { buildApp } from './http/app.ts';
 import { startIngestThread } from './ingest/thread.ts';
+import { recoverLeases } from './ingest/worker.ts';
 
 /** config -> database -> app -> listen. */
 const config = loadConfig();
@@ -11,10 +11,7 @@ const database = await openDatabase(config);
 const app = await buildApp({ config, database, keyring: createKeyring(config.secret) });
 
 // SQLite is served by this process only: leases left at start belong to a process now dead.
-if (database.dialect === 'sqlite' && config.ingestWorkers > 0) {
-  const requeued = await requeueLeases(database, { all: true });
-  if (requeued > 0) app.log.info(`ingest: ${requeued} interrupted document(s) back in the queue`);
-}
+if (database.dialect === 'sqlite' && config.ingestWorkers > 0) await recoverLeases(database, { all: true }, app.log);
 // Several threads, so one indexes (the search file's lock) while another parses and writes rows.
 const ingestThreads = Array.from({ length: config.ingestWorkers > 0 ? config.ingestThreads : 0 }, () =>
   startIngestThread({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, concurrency: config.ingestWorkers, log: app.log }),

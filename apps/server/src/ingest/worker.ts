@@ -54,8 +54,7 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
   const files = fileStore(options.dataDir);
   const index = searchIndex(database);
 
-  const requeued = await requeueLeases(database, { all: options.recoverAllLeases ?? database.dialect === 'sqlite' });
-  if (requeued > 0) options.log?.info(`ingest: ${requeued} interrupted document(s) back in the queue`);
+  await recoverLeases(database, { all: options.recoverAllLeases ?? database.dialect === 'sqlite' }, options.log);
 
   let stopped = false;
   let busy = 0;
@@ -360,6 +359,12 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
         wake?.();
       }),
   };
+}
+
+/** Puts documents whose lease ran out (or, with `all`, every leased one) back in the queue, and says so. */
+export async function recoverLeases(database: Database, { all }: { all: boolean }, log?: IngestWorkerOptions['log']): Promise<void> {
+  const requeued = await requeueLeases(database, { all });
+  if (requeued > 0) log?.info(`ingest: ${requeued} interrupted document(s) back in the queue`);
 }
 
 /** A claimed document ready to index: its snippets, and its parse figures when parsed just now. */
