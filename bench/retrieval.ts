@@ -239,7 +239,7 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
       })),
     );
     console.log(`queries: ${queryCount} per endpoint, one at a time; targets: top-snippets p50 <= 15 ms, HTTP/floor ratio <= 2`);
-    console.log(`fixed HTTP cost of this server (a request refused with 401 before any database work): p50 ${percentile(refused, 50).toFixed(2)} ms`);
+    console.log(`fixed HTTP cost of this server (a request refused with 401 before any database work): p50 ${result.refusedP50.toFixed(2)} ms`);
     return result;
   } finally {
     server.kill('SIGTERM');
