@@ -1,7 +1,8 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createStripeProvider } from '../src/billing/stripe-provider.ts';
-import { billingMessages, cancelPlan, currentBillingPeriod, receiveStripeWebhook, subscribe } from '../src/domain/billing.ts';
+import { billingMessages, cancelPlan, currentBillingPeriod, subscribe } from '../src/domain/billing.ts';
+import { receiveBillingWebhook } from '../src/domain/billing-events.ts';
 import { type Harness, startHarness } from './harness.ts';
 
 const DAY_MS = 86_400_000;
@@ -359,13 +360,13 @@ describe('stripe billing', () => {
       const payload = JSON.stringify(event);
       return [payload, stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret })] as const;
     };
-    await receiveStripeWebhook(h.database, provider, ...signed(subscriptionEvent(organizationId, 'evt_old', 'customer.subscription.created', { id: 'sub_old', metadata: { organization_id: organizationId, subscription_type: 'starter' } })));
+    await receiveBillingWebhook(h.database, provider, ...signed(subscriptionEvent(organizationId, 'evt_old', 'customer.subscription.created', { id: 'sub_old', metadata: { organization_id: organizationId, subscription_type: 'starter' } })));
     expect(cancelled).toEqual([]);
-    await receiveStripeWebhook(h.database, provider, ...signed(subscriptionEvent(organizationId, 'evt_new', 'customer.subscription.created', { id: 'sub_new' })));
+    await receiveBillingWebhook(h.database, provider, ...signed(subscriptionEvent(organizationId, 'evt_new', 'customer.subscription.created', { id: 'sub_new' })));
     expect(cancelled).toEqual([['sub_old', { prorate: true }]]);
     // Stripe then reports the old one cancelled: the organization stays on the new plan.
-    await receiveStripeWebhook(h.database, provider, ...signed(subscriptionEvent(organizationId, 'evt_old_upd', 'customer.subscription.updated', { id: 'sub_old', status: 'canceled', metadata: { organization_id: organizationId, subscription_type: 'starter' } })));
-    await receiveStripeWebhook(h.database, provider, ...signed(subscriptionEvent(organizationId, 'evt_old_del', 'customer.subscription.deleted', { id: 'sub_old', status: 'canceled', ended_at: now })));
+    await receiveBillingWebhook(h.database, provider, ...signed(subscriptionEvent(organizationId, 'evt_old_upd', 'customer.subscription.updated', { id: 'sub_old', status: 'canceled', metadata: { organization_id: organizationId, subscription_type: 'starter' } })));
+    await receiveBillingWebhook(h.database, provider, ...signed(subscriptionEvent(organizationId, 'evt_old_del', 'customer.subscription.deleted', { id: 'sub_old', status: 'canceled', ended_at: now })));
     const status = await h.call('/billing/status', { organization_id: organizationId }, owner.token);
     expect(status.body).toMatchObject({ subscription_type: 'teams', cancel_at: null });
   });

@@ -35,7 +35,7 @@ export function createLocalProvider(): BillingProvider {
     async cancelAtPeriodEnd() {},
     async resume() {},
     async cancelSuperseded() {},
-    verifyWebhook() {
+    readWebhook() {
       throw new NotFound('Stripe billing is not configured on this server.');
     },
   };

@@ -1,5 +1,5 @@
-import type Stripe from 'stripe';
 import type { Database } from '../db/schema.ts';
+import type { BillingEvent } from '../domain/billing-events.ts';
 import type { Plan } from './plans.ts';
 
 /** What the billing service asks of whoever takes the payment: Sift itself (local) or Stripe. */
@@ -23,6 +23,6 @@ export interface BillingProvider {
   resume(stripeSubscriptionId: string | null): Promise<void>;
   /** Stops a subscription that a newer one replaced (a plan change through a new checkout). */
   cancelSuperseded(stripeSubscriptionId: string): Promise<void>;
-  /** A webhook delivery checked against its signature; throws when it does not verify. */
-  verifyWebhook(rawBody: Buffer | string, signature: string | undefined): Stripe.Event;
+  /** A webhook delivery checked against its signature and read in Sift's terms; throws when it does not verify. */
+  readWebhook(rawBody: Buffer | string, signature: string | undefined): BillingEvent;
 }

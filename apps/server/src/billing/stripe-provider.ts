@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import { DomainError } from '../domain/errors.ts';
 import type { BillingProvider } from './provider.ts';
+import { toBillingEvent } from './stripe-events.ts';
 
 export const invalidSignature = 'Invalid webhook signature.';
 
@@ -58,14 +59,16 @@ export function createStripeProvider(options: { secretKey: string; webhookSecret
     async cancelSuperseded(subscriptionId) {
       await atStripe(() => stripe.subscriptions.cancel(subscriptionId, { prorate: true }));
     },
-    verifyWebhook(rawBody, signature) {
+    readWebhook(rawBody, signature) {
       if (!options.webhookSecret) throw new DomainError(503, 'The Stripe webhook secret (STRIPE_WEBHOOK_SECRET) is not configured.');
       if (!signature) throw new DomainError(400, invalidSignature);
+      let event: Stripe.Event;
       try {
-        return stripe.webhooks.constructEvent(rawBody, signature, options.webhookSecret);
+        event = stripe.webhooks.constructEvent(rawBody, signature, options.webhookSecret);
       } catch {
         throw new DomainError(400, invalidSignature);
       }
+      return toBillingEvent(event);
     },
   };
 }

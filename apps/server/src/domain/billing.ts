@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import type Stripe from 'stripe';
 import { addDays, paidPeriodStartsUntil, type Period, subscriptionState } from '../billing/periods.ts';
 import { isSelfServe, type PlanType, plans, type SelfServePlanType, type SubscriptionType } from '../billing/plans.ts';
 import type { BillingProvider } from '../billing/provider.ts';
@@ -20,9 +19,9 @@ export const billingMessages = {
 } as const;
 
 type Executor = Kysely<DB> | Transaction<DB>;
-type SubscriptionRow = DB['subscriptions'];
+export type SubscriptionRow = DB['subscriptions'];
 
-const loadSubscription = (db: Executor, organizationId: string) =>
+export const loadSubscription = (db: Executor, organizationId: string) =>
   db.selectFrom('subscriptions').selectAll().where('organization_id', '=', organizationId).executeTakeFirst();
 
 /**
@@ -213,7 +212,7 @@ async function writeLocalRenewals(db: Executor, row: SubscriptionRow, now: Date)
   }
 }
 
-async function writeInvoice(db: Executor, organizationId: string, type: PlanType, amount: number, date: string, sourceId: string) {
+export async function writeInvoice(db: Executor, organizationId: string, type: PlanType, amount: number, date: string, sourceId: string) {
   await db
     .insertInto('invoices')
     .values({
@@ -227,160 +226,6 @@ async function writeInvoice(db: Executor, organizationId: string, type: PlanType
     })
     .onConflict((oc) => oc.column('source_id').doNothing())
     .execute();
-}
-
-/**
- * POST /billing/webhook: a Stripe delivery, verified against its signature, applied once (its
- * event id is recorded in the same transaction), then a subscription a new checkout replaced is
- * stopped at Stripe.
- */
-export async function receiveStripeWebhook(
-  database: Database,
-  provider: BillingProvider,
-  rawBody: Buffer | string,
-  signature: string | undefined,
-) {
-  const event = provider.verifyWebhook(rawBody, signature);
-  const outcome = await applyStripeEvent(database, event);
-  if (outcome.superseded) await provider.cancelSuperseded(outcome.superseded);
-  return { received: true, duplicate: !outcome.applied };
-}
-
-const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null));
-const isoFromUnix = (seconds: number | null | undefined) => (seconds ? new Date(seconds * 1000).toISOString() : null);
-const ENDED_STATUSES = new Set(['canceled', 'incomplete_expired', 'unpaid']);
-
-export async function applyStripeEvent(database: Database, event: Stripe.Event): Promise<{ applied: boolean; superseded?: string }> {
-  return database.db.transaction().execute(async (trx) => {
-    const recorded = await trx
-      .insertInto('billing_events')
-      .values({ id: event.id, type: event.type, received_at: nowIso() })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .executeTakeFirst();
-    if (Number(recorded.numInsertedOrUpdatedRows ?? 0) === 0) return { applied: false };
-    const at = isoFromUnix(event.created) ?? nowIso();
-    switch (event.type) {
-      case 'checkout.session.completed':
-        return { applied: true, ...(await applyCompletedCheckout(trx, event.data.object, at)) };
-      case 'customer.subscription.created':
-      case 'customer.subscription.updated':
-      case 'customer.subscription.deleted':
-        return { applied: true, ...(await applySubscription(trx, event.data.object, event.type, at)) };
-      case 'invoice.paid':
-      case 'invoice.payment_succeeded':
-        await applyPaidInvoice(trx, event.data.object);
-        return { applied: true };
-      default:
-        return { applied: true };
-    }
-  });
-}
-
-/** The organization an event names, when it still exists (events can outlive a deleted organization). */
-async function existingOrganization(trx: Transaction<DB>, organizationId: string | undefined): Promise<string | null> {
-  if (!organizationId) return null;
-  const row = await trx.selectFrom('organizations').select('id').where('id', '=', organizationId).executeTakeFirst();
-  return row?.id ?? null;
-}
-
-async function applyCompletedCheckout(trx: Transaction<DB>, session: Stripe.Checkout.Session, at: string) {
-  const organizationId = await existingOrganization(trx, session.metadata?.organization_id);
-  const type = session.metadata?.subscription_type;
-  const subscriptionId = idOf(session.subscription);
-  if (!organizationId || !type || !isSelfServe(type) || !subscriptionId) return {};
-  const previous = await loadSubscription(trx, organizationId);
-  const customer = idOf(session.customer);
-  if (previous?.stripe_subscription_id === subscriptionId) {
-    // The subscription's own event came first and holds the better facts (trial, anchor).
-    await trx
-      .updateTable('subscriptions')
-      .set({ stripe_customer_id: customer, updated_at: nowIso() })
-      .where('organization_id', '=', organizationId)
-      .execute();
-    return {};
-  }
-  const facts = {
-    subscription_type: type,
-    provider: 'stripe' as const,
-    started_at: at,
-    trial_end: null,
-    billing_anchor: at,
-    cancel_at: null,
-    ended_at: null,
-    trial_used: previous?.trial_used ?? 0,
-    stripe_customer_id: customer,
-    stripe_subscription_id: subscriptionId,
-    updated_at: nowIso(),
-  };
-  await trx
-    .insertInto('subscriptions')
-    .values({ organization_id: organizationId, ...facts })
-    .onConflict((oc) => oc.column('organization_id').doUpdateSet(facts))
-    .execute();
-  return supersededBy(previous, subscriptionId);
-}
-
-/** The previous Stripe subscription, when a newer one replaces it while it still runs. */
-const supersededBy = (previous: SubscriptionRow | undefined, subscriptionId: string) =>
-  previous?.stripe_subscription_id && previous.stripe_subscription_id !== subscriptionId && !previous.ended_at
-    ? { superseded: previous.stripe_subscription_id }
-    : {};
-
-async function applySubscription(trx: Transaction<DB>, subscription: Stripe.Subscription, type: Stripe.Event['type'], at: string) {
-  const byId = await trx.selectFrom('subscriptions').selectAll().where('stripe_subscription_id', '=', subscription.id).executeTakeFirst();
-  const organizationId = await existingOrganization(trx, subscription.metadata?.organization_id ?? byId?.organization_id);
-  if (!organizationId) return {};
-  const current = await loadSubscription(trx, organizationId);
-  const isCurrent = current?.stripe_subscription_id === subscription.id;
-  if (type === 'customer.subscription.deleted') {
-    if (isCurrent) {
-      await trx
-        .updateTable('subscriptions')
-        .set({ ended_at: isoFromUnix(subscription.ended_at) ?? at, updated_at: nowIso() })
-        .where('organization_id', '=', organizationId)
-        .execute();
-    }
-    return {};
-  }
-  // Updates of a subscription that a newer one already replaced change nothing.
-  if (!isCurrent && current?.stripe_subscription_id && !current.ended_at && type === 'customer.subscription.updated') return {};
-  const planType = subscription.metadata?.subscription_type ?? current?.subscription_type;
-  if (!planType || !isSelfServe(planType)) return {};
-  const periodEnd = subscription.items?.data?.[0]?.current_period_end;
-  const trialEnd = isoFromUnix(subscription.trial_end);
-  const facts = {
-    subscription_type: planType,
-    provider: 'stripe' as const,
-    started_at: isoFromUnix(subscription.start_date) ?? at,
-    trial_end: trialEnd,
-    billing_anchor: isoFromUnix(subscription.billing_cycle_anchor) ?? at,
-    cancel_at: isoFromUnix(subscription.cancel_at) ?? (subscription.cancel_at_period_end ? isoFromUnix(periodEnd) : null),
-    ended_at: ENDED_STATUSES.has(subscription.status) ? (isoFromUnix(subscription.ended_at) ?? at) : null,
-    trial_used: current?.trial_used || trialEnd ? 1 : 0,
-    stripe_customer_id: idOf(subscription.customer),
-    stripe_subscription_id: subscription.id,
-    updated_at: nowIso(),
-  };
-  await trx
-    .insertInto('subscriptions')
-    .values({ organization_id: organizationId, ...facts })
-    .onConflict((oc) => oc.column('organization_id').doUpdateSet(facts))
-    .execute();
-  return supersededBy(current, subscription.id);
-}
-
-async function applyPaidInvoice(trx: Transaction<DB>, invoice: Stripe.Invoice) {
-  const details = invoice.parent?.subscription_details;
-  const subscriptionId = idOf(details?.subscription);
-  const known = subscriptionId
-    ? await trx.selectFrom('subscriptions').selectAll().where('stripe_subscription_id', '=', subscriptionId).executeTakeFirst()
-    : undefined;
-  const organizationId = await existingOrganization(trx, details?.metadata?.organization_id ?? known?.organization_id);
-  if (!invoice.id || !organizationId) return;
-  const planType = details?.metadata?.subscription_type ?? known?.subscription_type;
-  if (!planType || !(planType in plans) || planType === 'none') return;
-  const paidAt = isoFromUnix(invoice.status_transitions?.paid_at) ?? isoFromUnix(invoice.created) ?? nowIso();
-  await writeInvoice(trx, organizationId, planType as PlanType, invoice.amount_paid, paidAt, `stripe:${invoice.id}`);
 }
 
 /**

@@ -22,7 +22,7 @@ function recordingProvider(): BillingProvider & { cancelled: string[] } {
     startCheckout: unused,
     cancelAtPeriodEnd: unused,
     resume: unused,
-    verifyWebhook: unused,
+    readWebhook: unused,
     async cancelSuperseded(id) {
       cancelled.push(id);
     },

@@ -16,13 +16,12 @@ import {
 } from './usage.ts';
 
 let h: Harness;
-let organizationId: string;
 const day = (iso: string) => Date.parse(iso) / 1000;
 const D = day('2026-11-01T00:00:00Z');
 
 beforeAll(async () => {
   h = await startHarness();
-  ({ organizationId } = await bootstrap(h.database, h.keyring, { email: 'usage@example.com', name: 'U', organizationName: 'Usage Org' }));
+  await bootstrap(h.database, h.keyring, { email: 'usage@example.com', name: 'U', organizationName: 'Usage Org' });
 });
 afterAll(() => h.close());
 

@@ -3,7 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { checkoutUnavailablePage, localCheckoutPage } from '../../billing/checkout-page.ts';
 import { createBillingProvider } from '../../billing/providers.ts';
-import { confirmLocalCheckout, getLocalCheckout, receiveStripeWebhook } from '../../domain/billing.ts';
+import { confirmLocalCheckout, getLocalCheckout } from '../../domain/billing.ts';
+import { receiveBillingWebhook } from '../../domain/billing-events.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { AppContext } from '../context.ts';
 
@@ -52,7 +53,7 @@ export const billingCheckoutRoutes: FastifyPluginAsyncZod<AppContext> = async (a
     async (request) => {
       const signature = request.headers['stripe-signature'];
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.from(JSON.stringify(request.body ?? {}));
-      return receiveStripeWebhook(database, provider, body, Array.isArray(signature) ? signature[0] : signature);
+      return receiveBillingWebhook(database, provider, body, Array.isArray(signature) ? signature[0] : signature);
     },
   );
 };
