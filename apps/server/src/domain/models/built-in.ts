@@ -1,7 +1,7 @@
 import { ZEMBED_1_DIMENSIONS } from '@sift/contracts';
 import { hashedNgramEmbeddings } from './hashed-ngram-embedding.ts';
 import { lexicalRelevance } from './lexical-relevance.ts';
-import type { EmbedModel, RerankModel } from './registry.ts';
+import type { EmbedModel, RerankModel } from './model.ts';
 
 /**
  * The models Sift ships: the lexical relevance model serves every reranker id of the OpenAPI

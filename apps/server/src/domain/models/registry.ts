@@ -1,9 +1,10 @@
-import { EMBED_MODEL_IDS, type EmbedInputType, RERANK_MODEL_IDS } from '@sift/contracts';
+import { EMBED_MODEL_IDS, RERANK_MODEL_IDS } from '@sift/contracts';
 import { NotFound } from '../errors.ts';
 import { hashedNgramEmbedder, lexicalReranker } from './built-in.ts';
+import type { EmbedModel, RerankModel } from './model.ts';
 
 /**
- * What a model is to the services, and the registry that maps the ids clients send to one.
+ * The registry that maps the model ids clients send to a model (model.ts says what one is).
  *
  * The built-in models (lexical-relevance.ts, hashed-ngram-embedding.ts) are registered under the
  * ids of the OpenAPI description so that SDK programs run unchanged. The designed extension is a
@@ -11,23 +12,6 @@ import { hashedNgramEmbedder, lexicalReranker } from './built-in.ts';
  * the interface and call `registerRerankModel` / `registerEmbedModel` at start-up under the id
  * it should serve. No such loader ships today.
  */
-
-export interface RerankModel {
-  readonly id: string;
-  /**
-   * One score per document, in the documents' order, each in 0..1 and depending only on the
-   * query and that document (the OpenAPI description promises this to clients).
-   */
-  score(query: string, documents: readonly string[]): Promise<number[]>;
-}
-
-export interface EmbedModel {
-  readonly id: string;
-  /** The `dimensions` a client may ask for, largest (the default) first. */
-  readonly dimensions: readonly number[];
-  /** One L2-normalised vector of `dimensions` floats per text. */
-  embed(texts: readonly string[], options: { inputType: EmbedInputType; dimensions: number }): Promise<Float32Array[]>;
-}
 
 const rerankModels = new Map<string, RerankModel>(RERANK_MODEL_IDS.map((id) => [id, lexicalReranker(id)]));
 const embedModels = new Map<string, EmbedModel>(EMBED_MODEL_IDS.map((id) => [id, hashedNgramEmbedder(id)]));
