@@ -1,18 +1,14 @@
+import type { ComparisonOperator, FilterNode, SetOperator } from '../db/search/filter-node.ts';
 import { Invalid } from './errors.ts';
 
-/**
- * The metadata filter language of the provider API, parsed into a tree the search adapters
- * compile into parameterised SQL. Attributes are strings, or lists of strings when named
- * `list:...`; a missing attribute is null, so $eq/$gt/$gte/$lt/$lte/$in are false on it and
- * $ne/$nin are true. Lists only take $in/$nin, which mean "shares at least one element".
- */
-export type ComparisonOperator = '$eq' | '$ne' | '$gt' | '$gte' | '$lt' | '$lte';
-export type SetOperator = '$in' | '$nin';
-export type FilterNode =
-  | { kind: 'and' | 'or'; children: FilterNode[] }
-  | { kind: 'compare'; key: string; operator: ComparisonOperator; value: string }
-  | { kind: 'set'; key: string; operator: SetOperator; values: string[] };
+export type { FilterNode };
 
+/**
+ * The metadata filter language of the provider API, parsed into the tree (owned by storage, in
+ * db/search/filter-node.ts) that the search adapters compile into parameterised SQL. Attributes
+ * are strings, or lists of strings when named `list:...`; a missing attribute is null, so
+ * $eq/$gt/$gte/$lt/$lte/$in are false on it and $ne/$nin are true. Lists only take $in/$nin, which mean "shares at least one element".
+ */
 const comparisons = new Set<string>(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte']);
 const sets = new Set<string>(['$in', '$nin']);
 /** Bounds that keep one query's SQL small. */

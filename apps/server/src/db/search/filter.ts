@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { FilterNode } from '../../domain/metadata-filter.ts';
+import type { FilterNode } from './filter-node.ts';
 
 const comparisonSql = { $eq: '=', $ne: '=', $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
 

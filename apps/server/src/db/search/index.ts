@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { FilterNode } from '../../domain/metadata-filter.ts';
+import type { FilterNode } from './filter-node.ts';
 import type { Database } from '../schema.ts';
 import { filterSql } from './filter.ts';
 import { postgresSearchIndex } from './postgres.ts';

@@ -1,4 +1,4 @@
-import type { FilterNode } from '../../domain/metadata-filter.ts';
+import type { FilterNode } from './filter-node.ts';
 
 /** One search: inside one collection, the query text, how many results, an optional metadata filter. */
 export interface SearchRequest {
