@@ -1,5 +1,5 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
-import { indexPostgresDocuments } from '../search/postgres.ts';
+import { rebuildPostgresIndex } from '../search/postgres.ts';
 
 /**
  * One index per collection, over the terms of one analyzer (db/search/analyzer.ts), ranked by the
@@ -95,13 +95,8 @@ async function postgresUp(db: Kysely<unknown>): Promise<void> {
   await sql`create trigger search_rows_added after insert on search_rows referencing new table as added for each statement execute function search_rows_added()`.execute(db);
   await sql`create trigger search_rows_removed after delete on search_rows referencing old table as removed for each statement execute function search_rows_removed()`.execute(db);
 
-  // Every indexed document of an existing database, a batch at a time.
-  for (let after = ''; ; ) {
-    const { rows } = await sql<{ id: string }>`select id from documents where index_status = 'indexed' and id > ${after} order by id limit 64`.execute(db);
-    if (rows.length === 0) break;
-    await indexPostgresDocuments(db, rows.map((row) => row.id));
-    after = rows.at(-1)!.id;
-  }
+  // Every indexed document of an existing database.
+  await rebuildPostgresIndex(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

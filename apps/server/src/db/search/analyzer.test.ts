@@ -37,7 +37,7 @@ test('scores map BM25 weights onto 0..1, keeping their order', () => {
   expect(scores.every((score) => score >= 0 && score < 1)).toBe(true);
 });
 
-test('ranking keeps the k best by weight, equal weights (to 9 decimals) in path then index order', () => {
+test('ranking keeps the k best by weight, equal weights (to 12 digits) in path then index order', () => {
   const hits = [
     { path: 'b', index: 0, weight: 2 },
     { path: 'a', index: 5, weight: 2 + 1e-13 },

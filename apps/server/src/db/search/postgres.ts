@@ -142,6 +142,22 @@ export async function indexPostgresDocuments(trx: Kysely<any>, documentIds: stri
 }
 
 /**
+ * Postings built anew from the stored text, pages and snippets of every indexed document (or of
+ * one collection's): the migration to this index, and the way back from a lost one.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function rebuildPostgresIndex(db: Kysely<any>, collectionId?: string): Promise<void> {
+  const inCollection = collectionId === undefined ? sql`` : sql`and collection_id = ${collectionId}`;
+  for (let after = ''; ; ) {
+    const { rows } = await sql<{ id: string }>`
+      select id from documents where index_status = 'indexed' ${inCollection} and id > ${after} order by id limit 64`.execute(db);
+    if (rows.length === 0) break;
+    await indexPostgresDocuments(db, rows.map((row) => row.id));
+    after = rows.at(-1)!.id;
+  }
+}
+
+/**
  * Folds each collection's statistic deltas into one row, and drops those of deleted collections.
  * Rows deleted by one statement are summed by it, so concurrent compactions never count twice.
  */

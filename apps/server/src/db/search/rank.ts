@@ -2,7 +2,7 @@ import { bm25Score } from './analyzer.ts';
 
 /**
  * The last step of every search, the same on both backends: the k best of a few more rows than
- * k (RANK_SLACK), by BM25 weight rounded to 9 decimals (SQLite and PostgreSQL add the same
+ * k (RANK_SLACK), by BM25 weight rounded to 12 significant digits (SQLite and PostgreSQL add the same
  * terms in different orders, so their weights may differ in the last bits), ties broken by the
  * row's place in its collection (path, then page or start index). The score is the rounded
  * weight mapped onto 0..1, so equal ranks show equal scores.
@@ -10,7 +10,7 @@ import { bm25Score } from './analyzer.ts';
 export const RANK_SLACK = 32;
 
 export function rankHits<Hit extends { weight: number }>(hits: Hit[], k: number, place: (hit: Hit) => (string | number)[]): (Omit<Hit, 'weight'> & { score: number })[] {
-  const keyed = hits.map((hit) => ({ hit, weight: Math.round(hit.weight * 1e9) / 1e9, place: place(hit) }));
+  const keyed = hits.map((hit) => ({ hit, weight: Number(hit.weight.toPrecision(12)), place: place(hit) }));
   keyed.sort((a, b) => b.weight - a.weight || comparePlaces(a.place, b.place));
   return keyed.slice(0, k).map(({ hit, weight }) => {
     const { weight: _weight, ...rest } = hit;
