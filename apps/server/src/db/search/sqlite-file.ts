@@ -71,7 +71,6 @@ export function openSearchWriter(sqlitePath: string): SearchWriter {
   connection.pragma('synchronous = NORMAL');
   connection.pragma('cache_size = -65536');
   connection.prepare('attach database ? as source').run(sqlitePath);
-  connection.exec('create table if not exists main.index_writes (writes integer not null); insert into index_writes select 0 where not exists (select 1 from index_writes);');
 
   // Another connection (the server's, deleting a collection) may drop tables: no cache of which exist.
   const tableExists = connection.prepare<[string], { name: string }>(`select name from main.sqlite_master where type = 'table' and name = ?`);
@@ -157,10 +156,11 @@ export function openSearchWriter(sqlitePath: string): SearchWriter {
 
 /** Creates the search file, or brings it in line with the main file (at start), before anything reads it. */
 export function ensureSearchFile(sqlitePath: string): void {
-  const writer = openSearchWriter(sqlitePath);
-  writer.close();
   const connection = new SQLite(searchFilePath(sqlitePath));
   try {
+    connection.pragma('journal_mode = WAL');
+    // Writers open later, with ingestion running: anything they need exists by then.
+    connection.exec('create table if not exists index_writes (writes integer not null); insert into index_writes select 0 where not exists (select 1 from index_writes);');
     connection.prepare('attach database ? as source').run(sqlitePath);
     reconcile(connection);
   } finally {
