@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
 import type {
   AddDocumentRequest,
@@ -11,10 +10,12 @@ import type {
   UpdateDocumentRequest,
 } from '@sift/contracts';
 import { inGroupedTransaction } from '../db/group-commit.ts';
+import { notifyDocumentsQueued } from '../db/queue.ts';
 import type { Database, DB } from '../db/schema.ts';
 import type { DocumentSourceType, IndexStatus } from '../db/tables/retrieval.ts';
 import { nowIso } from './clock.ts';
 import { requireCollection } from './collections.ts';
+import { queuedState } from './document-states.ts';
 import { Conflict, DomainError, Invalid, NotFound } from './errors.ts';
 import type { ProviderActor } from './provider-actor.ts';
 import { addDocumentEvent } from './usage-events.ts';
@@ -24,18 +25,6 @@ export const documentMessages = {
   notFound: 'Document not found.',
   pageNotFound: 'Page not found.',
 } as const;
-
-const queue = new EventEmitter();
-queue.setMaxListeners(0);
-/** Called after a document becomes claimable, so idle in-process workers start at once. */
-export function onDocumentQueued(listener: () => void): () => void {
-  queue.on('queued', listener);
-  return () => queue.off('queued', listener);
-}
-/** Wakes the workers listening in this thread (another thread forwards its signal here). */
-export const notifyDocumentsQueued = (): void => {
-  queue.emit('queued');
-};
 
 /** The raw data of a document's content as stored on disk, and its size in bytes. */
 function rawContent(content: AddDocumentRequest['content']): { bytes: Buffer; size: number; sourceType: DocumentSourceType } {
@@ -105,17 +94,13 @@ export async function addDocument(database: Database, actor: ProviderActor, inpu
           collection_id: collection.collectionId,
           path: input.path,
           metadata: JSON.stringify(input.metadata),
-          index_status: 'not_parsed',
+          ...queuedState('not_parsed'),
           source_type: sourceType,
           size,
           file_hash: fileHash,
           created_at: now,
           updated_at: now,
           num_pages: null,
-          error: null,
-          lease_owner: null,
-          lease_expires_at: null,
-          attempts: 0,
           text: null,
           text_bytes: 0,
         })
@@ -177,7 +162,7 @@ export async function updateDocument(database: Database, actor: Pick<ProviderAct
       .updateTable('documents')
       .set({
         ...(input.metadata ? { metadata: JSON.stringify(input.metadata) } : {}),
-        ...(requeued ? { index_status: status, error: null, attempts: 0, lease_owner: null, lease_expires_at: null } : {}),
+        ...(requeued ? queuedState(status as 'not_parsed' | 'not_indexed') : {}),
         updated_at: nowIso(),
       })
       .where('id', '=', document.id)
