@@ -13,8 +13,8 @@ export type { ClaimedDocument };
  *
  * A claim stamps a lease that the worker renews while it works; a lease that runs out (its worker
  * died) puts the document back in the queue. Every claim counts an attempt for the documents it
- * takes, and finishing clears the count, so a waiting document with attempts is one whose worker
- * died while holding it: it is claimed again alone, never in a batch, and the attempts it then
+ * takes (the count starts again whenever the document is queued anew), so a waiting document with
+ * attempts is one whose worker died while holding it: it is claimed again alone, never in a batch, and the attempts it then
  * runs up are its own. A batch that died is thus retried one document at a time, and only the
  * document that stops its worker MAX_ATTEMPTS times fails, with a reason saying so.
  */
@@ -32,6 +32,11 @@ export interface LeaseRules {
   largeBytes: number;
   /** ...and at most this many of them are in workers' hands at once (memory stays bounded). */
   maxLarge: number;
+  /**
+   * A lease grows by 1 ms per this many bytes of the document (60 s more for 30 MB): one
+   * synchronous step of parsing or indexing a large document can outlast a renewal period.
+   */
+  bytesPerLeaseMs: number;
 }
 
 export const defaultLeaseRules: LeaseRules = {
@@ -40,13 +45,8 @@ export const defaultLeaseRules: LeaseRules = {
   batchBytes: 16 * 1024 * 1024,
   largeBytes: 4 * 1024 * 1024,
   maxLarge: 1,
+  bytesPerLeaseMs: 512,
 };
-
-/**
- * A lease grows by 1 ms per 512 bytes of the document (60 s more for 30 MB): parsing and indexing
- * a large document hold the worker's thread in single steps longer than a renewal period.
- */
-const BYTES_PER_LEASE_MS = 512;
 
 /** The state columns of a document (re)queued to be parsed or indexed: no lease, no attempts, no error. */
 export function queuedState(status: 'not_parsed' | 'not_indexed' = 'not_parsed') {
@@ -60,7 +60,7 @@ export function claim(database: Database, owner: string, rules: LeaseRules): Pro
     now: nowMs(),
     nowIso: nowIso(),
     leaseMs: rules.leaseMs,
-    bytesPerLeaseMs: BYTES_PER_LEASE_MS,
+    bytesPerLeaseMs: rules.bytesPerLeaseMs,
     limit: rules.batchSize,
     batchBytes: Math.max(rules.batchBytes, rules.largeBytes),
     largeBytes: rules.largeBytes,
@@ -69,8 +69,8 @@ export function claim(database: Database, owner: string, rules: LeaseRules): Pro
 }
 
 /** Extends the leases this owner still holds. */
-export function renew(database: Database, owner: string, documentIds: string[], rules: Pick<LeaseRules, 'leaseMs'>): Promise<void> {
-  return renewLeases(database, owner, documentIds, { now: nowMs(), leaseMs: rules.leaseMs, bytesPerLeaseMs: BYTES_PER_LEASE_MS });
+export function renew(database: Database, owner: string, documentIds: string[], rules: Pick<LeaseRules, 'leaseMs' | 'bytesPerLeaseMs'>): Promise<void> {
+  return renewLeases(database, owner, documentIds, { now: nowMs(), leaseMs: rules.leaseMs, bytesPerLeaseMs: rules.bytesPerLeaseMs });
 }
 
 /** parsing -> indexing, if the lease is still ours; false when it was lost (deleted, replaced or handed on). */
@@ -88,7 +88,7 @@ export async function markParsed(trx: Kysely<DB>, owner: string, documentId: str
 export async function finish(trx: Kysely<DB>, owner: string, documentId: string): Promise<boolean> {
   const result = await trx
     .updateTable('documents')
-    .set({ index_status: 'indexed', error: null, lease_owner: null, lease_expires_at: null, attempts: 0, updated_at: nowIso() })
+    .set({ index_status: 'indexed', error: null, lease_owner: null, lease_expires_at: null, updated_at: nowIso() })
     .where('id', '=', documentId)
     .where('lease_owner', '=', owner)
     .executeTakeFirst();
@@ -99,7 +99,7 @@ export async function finish(trx: Kysely<DB>, owner: string, documentId: string)
 export async function fail(database: Database, owner: string, documentId: string, status: 'parsing_failed' | 'indexing_failed', reason: string): Promise<void> {
   await database.db
     .updateTable('documents')
-    .set({ index_status: status, error: reason, lease_owner: null, lease_expires_at: null, attempts: 0, updated_at: nowIso() })
+    .set({ index_status: status, error: reason, lease_owner: null, lease_expires_at: null, updated_at: nowIso() })
     .where('id', '=', documentId)
     .where('lease_owner', '=', owner)
     .execute();

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setImmediate as yieldToTimers } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { bulkInserts } from '../db/bulk-insert.ts';
 import { isDatabaseBusy } from '../db/contention.ts';
@@ -70,7 +71,7 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
     recoverExpired(database)
       .then((count) => count > 0 && wake?.())
       .catch((error) => options.log?.error({ err: error }, 'ingest: lease sweep failed'));
-  }, Math.max(1000, leaseMs / 2));
+  }, leaseMs / 2);
 
   const loop = async () => {
     while (!stopped) {
@@ -105,8 +106,7 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
 
   /** Parses what needs parsing, then indexes every parsed document of the batch together. */
   const processBatch = async (jobs: ClaimedDocument[]) => {
-    const held = jobs.map((job) => job.id);
-    const renewal = setInterval(() => void renew(database, owner, held, rules).catch(() => {}), leaseMs / 3);
+    const lease = keepLeases(jobs.map((job) => job.id));
     try {
       const collections = await collectionsOf(database.db, jobs);
       const ready: Prepared[] = [];
@@ -115,21 +115,43 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
         if (!collection) continue; // deleted meanwhile, with the document
         const prepared = await prepare(job, collection);
         if (prepared) ready.push(prepared);
+        await lease.betweenSteps();
       }
       if (ready.length === 0) return;
       try {
-        await writeIndex(ready);
+        await writeIndex(ready, lease);
       } catch (error) {
         // Index one by one, so a document that cannot be written fails alone.
         if (isDatabaseBusy(error)) throw error; // the loop hands the batch back
         if (ready.length === 1) return await fail(ready[0]!.job, 'indexing_failed', error);
         for (const item of ready) {
-          await writeIndex([item]).catch((failure) => fail(item.job, 'indexing_failed', failure));
+          await writeIndex([item], lease).catch((failure) => fail(item.job, 'indexing_failed', failure));
         }
       }
     } finally {
-      clearInterval(renewal);
+      lease.stop();
     }
+  };
+
+  /**
+   * Renews a batch's leases every third of a lease: on a timer, and after each step, since one
+   * long synchronous step (parsing or indexing a large document) holds timers back.
+   */
+  const keepLeases = (documentIds: string[]): LeaseKeeper => {
+    let renewedAt = performance.now();
+    const renewNow = () => {
+      renewedAt = performance.now();
+      return renew(database, owner, documentIds, rules).catch(() => {});
+    };
+    const timer = setInterval(() => void renewNow(), leaseMs / 3);
+    return {
+      async betweenSteps() {
+        if (performance.now() - renewedAt >= leaseMs / 3) await renewNow();
+        // Timers (this renewal's, the lease sweep) run between steps, not only between batches.
+        await yieldToTimers();
+      },
+      stop: () => clearInterval(timer),
+    };
   };
 
   /** Pages and snippets of one claimed document, or null when it failed (and was marked so). */
@@ -207,7 +229,7 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
    * 3. one transaction: those still leased to us become `indexed`; the usage events of the batch.
    * A process that dies between steps leaves its documents leased, so they are indexed again.
    */
-  const writeIndex = async (items: Prepared[]): Promise<void> => {
+  const writeIndex = async (items: Prepared[], lease: LeaseKeeper): Promise<void> => {
     const { db } = database;
     const now = nowIso();
     const holds = items.map((item) =>
@@ -277,10 +299,12 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
     });
     if (lost.length > 0) {
       const kept = items.filter((item) => !lost.includes(item.job.id));
-      if (kept.length > 0) await writeIndex(kept);
+      if (kept.length > 0) await writeIndex(kept, lease);
       return;
     }
+    await lease.betweenSteps();
     await index.indexDocuments(ids);
+    await lease.betweenSteps();
     await db.transaction().execute(async (trx) => {
       const indexed: Prepared[] = [];
       for (const item of items) {
@@ -354,6 +378,12 @@ interface Prepared {
   contentTokens: number;
   parsed: { pages: number; ocrPages: number; timeMs: number } | null;
   startedAt: number;
+}
+
+interface LeaseKeeper {
+  /** Renews the leases if a third of a lease has passed, then lets timers run. */
+  betweenSteps(): Promise<void>;
+  stop(): void;
 }
 
 /** How long a loop waits after the database was too busy to take its work. */
