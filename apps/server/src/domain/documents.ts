@@ -193,7 +193,7 @@ export async function deleteDocuments(database: Database, actor: ProviderActor, 
   return { deleted_paths: paths.filter((path) => found.has(path)) };
 }
 
-const documentColumns = ['id', 'path', 'metadata', 'index_status', 'size', 'num_pages', 'created_at'] as const;
+const documentColumns = ['id', 'path', 'metadata', 'index_status', 'size', 'num_pages', 'created_at', 'error'] as const;
 
 export async function getDocumentInfo(database: Database, actor: ProviderActor, input: GetDocumentInfoRequest) {
   const { db } = database;
@@ -260,6 +260,7 @@ async function documentFields(row: DocumentRow, collectionName: string, actor: P
     size: Number(row.size),
     num_pages: row.num_pages,
     file_url: await actor.fileUrl(row.id),
+    failure_reason: row.index_status === 'parsing_failed' || row.index_status === 'indexing_failed' ? row.error : null,
   };
 }
 
