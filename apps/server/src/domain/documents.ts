@@ -63,7 +63,9 @@ async function writeMetadata(trx: Kysely<DB>, documentId: string, metadata: Docu
 
 /**
  * Stores the raw data and queues the document as `not_parsed`. Answers `created: false` when
- * `overwrite` replaced an existing document (which gets a new id: its old file URLs die).
+ * `overwrite` replaced an existing document: the same row takes the new content and metadata and
+ * goes back to the queue, while its pages, snippets and text stay searchable until the new
+ * version is indexed in their place.
  */
 export async function addDocument(database: Database, actor: ProviderActor, input: AddDocumentRequest): Promise<{ created: boolean }> {
   const { bytes, size, sourceType } = rawContent(input.content);
@@ -80,32 +82,35 @@ export async function addDocument(database: Database, actor: ProviderActor, inpu
         .where('path', '=', input.path)
         .executeTakeFirst();
       if (existing && !input.overwrite) throw new Conflict(documentMessages.exists);
-      if (existing) {
-        await trx.deleteFrom('documents').where('id', '=', existing.id).execute();
-        replacedHash = existing.file_hash;
-      }
       const now = nowIso();
-      const id = randomUUID();
-      await trx
-        .insertInto('documents')
-        .values({
-          id,
-          organization_id: actor.organizationId,
-          collection_id: collection.collectionId,
-          path: input.path,
-          metadata: JSON.stringify(input.metadata),
-          ...queuedState('not_parsed'),
-          source_type: sourceType,
-          size,
-          file_hash: fileHash,
-          created_at: now,
-          updated_at: now,
-          num_pages: null,
-          text: null,
-          text_bytes: 0,
-        })
-        .execute();
-      await writeMetadata(trx, id, input.metadata);
+      const content = { metadata: JSON.stringify(input.metadata), source_type: sourceType, size, file_hash: fileHash, created_at: now, updated_at: now };
+      if (existing) {
+        await trx
+          .updateTable('documents')
+          .set({ ...content, ...queuedState('not_parsed') })
+          .where('id', '=', existing.id)
+          .execute();
+        await trx.deleteFrom('document_metadata').where('document_id', '=', existing.id).execute();
+        await writeMetadata(trx, existing.id, input.metadata);
+        replacedHash = existing.file_hash;
+      } else {
+        const id = randomUUID();
+        await trx
+          .insertInto('documents')
+          .values({
+            id,
+            organization_id: actor.organizationId,
+            collection_id: collection.collectionId,
+            path: input.path,
+            ...content,
+            ...queuedState('not_parsed'),
+            num_pages: null,
+            text: null,
+            text_bytes: 0,
+          })
+          .execute();
+        await writeMetadata(trx, id, input.metadata);
+      }
       await addDocumentEvent(trx, collection, 'added', { fileBytes: size });
     });
   } catch (error) {
