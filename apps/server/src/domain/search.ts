@@ -6,12 +6,13 @@ import { requireCollection } from './collections.ts';
 import { parseMetadataFilter } from './metadata-filter.ts';
 import type { ProviderActor } from './provider-actor.ts';
 import { recordQueryUsage } from './query-usage.ts';
+import { documentTexts, rerankHits } from './rerank-hits.ts';
 import type { CollectionRef, QueryType } from './usage-events.ts';
 
 /**
  * Queries of the provider API: BM25 ranking per granularity (db/search), scores in 0..1, the
- * metadata filter, and one query usage event per call. `latency_mode` and `reranker` are
- * accepted for compatibility; ranking is the index's own.
+ * metadata filter, and one query usage event per call. `reranker` scores the retrieved hits
+ * again with that model (rerank-hits.ts).
  */
 
 const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
@@ -50,10 +51,13 @@ export async function topDocuments(database: Database, actor: ProviderActor, inp
   const startedAt = performance.now();
   const collection = await requireCollection(database.db, actor.organizationId, input.collection_name);
   const filter = parseMetadataFilter(input.filter);
-  const hits =
+  let hits =
     input.query === null
       ? await filteredDocuments(database, collection.collectionId, filter, input.k)
       : await searchIndex(database).topDocuments({ collectionId: collection.collectionId, query: input.query, k: input.k, filter });
+  if (input.reranker && input.query !== null) {
+    hits = await rerankHits(database, actor.organizationId, input.reranker, input.query, hits, (found) => documentTexts(database, found.map((hit) => hit.documentId)));
+  }
   const results = await documentResults(hits, new Map(hits.map((hit) => [hit.documentId, hit.score])), input.include_metadata, actor);
   recordQuery(database, collection, 'documents', input.query, results.map(() => ({})), startedAt);
   return { results };
@@ -83,7 +87,10 @@ export async function topSnippets(database: Database, actor: ProviderActor, inpu
   const collection = await requireCollection(database.db, actor.organizationId, input.collection_name);
   const filter = parseMetadataFilter(input.filter);
   const granularity = input.precise_responses ? 'fine' : 'coarse';
-  const hits = await searchIndex(database).topSnippets({ collectionId: collection.collectionId, query: input.query, k: input.k, filter, granularity });
+  let hits = await searchIndex(database).topSnippets({ collectionId: collection.collectionId, query: input.query, k: input.k, filter, granularity });
+  if (input.reranker) {
+    hits = await rerankHits(database, actor.organizationId, input.reranker, input.query, hits, async (found) => found.map((hit) => hit.content));
+  }
   const results = hits.map((hit) => ({
     path: hit.path,
     start_index: hit.startIndex,
