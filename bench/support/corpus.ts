@@ -62,7 +62,7 @@ export const SHAPES: Record<CorpusShape, string> = {
  * `megabytes` of documents: small ones of 2-8 KB sent as plain text (a note, an e-mail, an
  * abstract), or large ones of 256 KB to 1 MB sent as pages of 2 to 4 KB (a report, a book).
  */
-export function generateCorpus(shape: CorpusShape, megabytes: number, seed = 7, prefix = shape): BenchDocument[] {
+export function generateCorpus(shape: CorpusShape, megabytes: number, seed = 7, prefix: string = shape): BenchDocument[] {
   const generate = textGenerator(seed);
   const documents: BenchDocument[] = [];
   let total = 0;
