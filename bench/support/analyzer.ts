@@ -1,18 +1,22 @@
-import { queryTerms } from '../../apps/server/src/db/search/query-terms.ts';
+import { analyze, queryTerms } from '../../apps/server/src/db/search/analyzer.ts';
+import { ftsMatch } from '../../apps/server/src/db/search/sqlite-file.ts';
 
 /**
- * How Sift's full-text index sees text, for the floors: the same FTS5 tokenizer, the same
- * text transformation before it, and the same match expression for a query. Kept here, in one
- * place, so the floors follow the engine when its analyzer changes.
+ * How Sift's full-text index sees text, for the floors: the same analyzer (db/search/analyzer.ts:
+ * stop words, Porter stemming, in JavaScript), FTS5 tables of the same declaration over its terms
+ * (`ascii` tokenizer), and the same match expression for a query. Kept here, in one place, so
+ * the floors follow the engine when its analyzer changes. The floor's indexing time includes
+ * the analyzer: it is the tokenizer now.
  */
 export const floorAnalyzer = {
-  name: "FTS5 tokenize='porter unicode61 remove_diacritics 2', query terms OR-ed (db/search/query-terms.ts)",
-  tokenize: 'porter unicode61 remove_diacritics 2',
+  name: "Sift's analyzer (db/search/analyzer.ts) into FTS5 tokenize='ascii', query terms OR-ed (ftsMatch)",
+  /** The FTS5 declaration of a table (as sqlite-file.ts creates them). */
+  declaration: (table: string) => `create virtual table ${table} using fts5(content, tokenize='ascii')`,
   /** What goes into the FTS5 column for a text. */
-  text: (text: string): string => text,
+  text: (text: string): string => analyze(text).join(' '),
   /** The FTS5 MATCH expression of a query, or null when it has no term. */
   match(query: string): string | null {
     const terms = queryTerms(query);
-    return terms.length === 0 ? null : terms.map((term) => `"${term}"`).join(' OR ');
+    return terms.length === 0 ? null : ftsMatch(terms);
   },
 };
