@@ -206,7 +206,7 @@ async function largeUploads(sift: Sift): Promise<LargeFigures> {
         .catch((error: Error) => uploadFailures.push(`${document.path}: ${error.message.slice(0, 120)}`)),
     ),
   );
-  const deadline = started + Number(process.env.SIFT_BENCH_LARGE_TIMEOUT ?? 600) * 1000;
+  const deadline = started + Number(process.env.SIFT_BENCH_LARGE_TIMEOUT ?? 300) * 1000;
   const finalStatuses = new Set(['indexed', 'parsing_failed', 'indexing_failed']);
   let infos: { index_status: string; error?: string | null }[] = [];
   for (;;) {
