@@ -9,7 +9,6 @@ import { openDatabase } from '../apps/server/src/db/database.ts';
 import { bootstrap } from '../apps/server/src/domain/bootstrap.ts';
 import { readCisi } from './cisi.ts';
 import { averagePrecision, mean, ndcgAt } from './ir-metrics.ts';
-import { random } from './random.ts';
 import { textGenerator } from './support/corpus.ts';
 
 /**
