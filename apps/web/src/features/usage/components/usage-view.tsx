@@ -11,7 +11,7 @@ import { rerankUsageQuery } from '../api/get-rerank-usage';
 import { usageCountersQuery } from '../api/get-usage-counters';
 import { allCollections, type CollectionSelection, collectionNamesOf } from '../collection-selection';
 import { usageMessages } from '../usage-messages';
-import { defaultRange, type HistoryRange, requestTimes } from '../usage-range';
+import { defaultRange, type HistoryRange } from '../usage-range';
 import { CollectionPicker } from './collection-picker';
 import type { UsagePoint } from './usage-chart';
 import { type HistoryData, UsageHistory } from './usage-history';
@@ -84,7 +84,6 @@ export function UsageView() {
     }
   }, [queryClient]);
 
-  const times = requestTimes(range);
   const shared = { range, onRangeChange: setRange, refreshing, onRefresh: refresh };
 
   return (
@@ -95,14 +94,13 @@ export function UsageView() {
           <TabsTrigger value="search-api">Search API</TabsTrigger>
         </TabsList>
         <TabsContent value="models" className="flex flex-col gap-6 pt-6">
-          <ModelsTab organizationId={organizationId} workingKey={workingKey} times={times} {...shared} />
+          <ModelsTab organizationId={organizationId} workingKey={workingKey} {...shared} />
         </TabsContent>
         <TabsContent value="search-api" className="flex flex-col gap-6 pt-6">
           <UsageSummaryCards metrics={SEARCH_API_METRICS} counters={counters.data} status={statusOf(organizationId, counters)} />
           <SearchApiHistory
             organizationId={organizationId}
             workingKey={workingKey}
-            times={times}
             collectionsList={collectionsList}
             collections={collections}
             onCollectionsChange={setCollections}
@@ -117,7 +115,6 @@ export function UsageView() {
 interface TabProps {
   organizationId: string | null;
   workingKey: string | null;
-  times: ReturnType<typeof requestTimes>;
   range: HistoryRange;
   onRangeChange(range: HistoryRange): void;
   refreshing: boolean;
@@ -127,17 +124,15 @@ interface TabProps {
 function SearchApiHistory({
   organizationId,
   workingKey,
-  times,
   collectionsList,
   collections,
   onCollectionsChange,
   ...shared
 }: TabProps & { collectionsList: string[]; collections: CollectionSelection; onCollectionsChange(selection: CollectionSelection): void }) {
-  const collectionNames = collectionNamesOf(collections);
   // With All, the list is left out of the request; otherwise it is sent, empty when none is chosen.
-  const body = collectionNames ? { ...times, collection_names: collectionNames } : times;
-  const documents = useQuery(documentUsageQuery({ organizationId, workingKey, body }));
-  const queries = useQuery(queryUsageQuery({ organizationId, workingKey, body }));
+  const request = { organizationId, workingKey, range: shared.range, collectionNames: collectionNamesOf(collections) };
+  const documents = useQuery(documentUsageQuery(request));
+  const queries = useQuery(queryUsageQuery(request));
   const status = statusOf(organizationId, documents, queries);
   const updatedAt = Math.min(documents.dataUpdatedAt, queries.dataUpdatedAt);
   return (
@@ -154,10 +149,10 @@ function SearchApiHistory({
   );
 }
 
-function ModelsTab({ organizationId, workingKey, times, ...shared }: TabProps) {
+function ModelsTab({ organizationId, workingKey, ...shared }: TabProps) {
   const counters = useQuery(modelsUsageCountersQuery(organizationId, workingKey));
   useLoggedFailure(counters.error);
-  const rerank = useQuery(rerankUsageQuery({ organizationId, workingKey, body: times }));
+  const rerank = useQuery(rerankUsageQuery({ organizationId, workingKey, range: shared.range }));
   const status = statusOf(organizationId, rerank);
   return (
     <>
