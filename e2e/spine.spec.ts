@@ -8,7 +8,7 @@ test.describe.configure({ mode: 'serial' });
 
 test('an owner creates an organization and manages API keys', async ({ page }) => {
   await signIn(page, { name: 'Olivia Owner', email: 'olivia@example.com' });
-  await expect(page.getByText('No organization selected')).toBeVisible();
+  await expect(page.getByText('There are no organizations associated with your account.', { exact: false })).toBeVisible();
   await page.getByRole('button', { name: 'Organization' }).click();
   await expect(page.getByText('No organizations available')).toBeVisible();
   await page.getByRole('menuitem', { name: 'Add Organization' }).click();

@@ -1,5 +1,6 @@
 import { Plus } from 'lucide-react';
 import { useState } from 'react';
+import { NoOrganization } from '@/components/no-organization';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Page } from '@/components/ui/page';
@@ -13,7 +14,7 @@ import { DeleteApiKeyDialog } from './delete-api-key-dialog';
 const COLUMNS = ['Name', 'API Key', 'Created At', 'Created By', 'Permission', 'Actions'];
 
 export function ApiKeysScreen() {
-  const { organizationId, organization, permission, status, error } = useCurrentOrganization();
+  const { organizationId, organization, permission, status, error, noOrganization } = useCurrentOrganization();
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<{ id: string; name: string } | null>(null);
   const isOwner = permission === 'OWNER';
@@ -21,6 +22,13 @@ export function ApiKeysScreen() {
   /** The server refuses too; this spares members a round trip (spec §5). */
   const asOwner = (action: () => void) => () => (isOwner ? action() : window.alert(messages.onlyOwnersManageKeys));
 
+  if (noOrganization) {
+    return (
+      <Page title="API Keys">
+        <NoOrganization />
+      </Page>
+    );
+  }
   return (
     <Page
       title="API Keys"

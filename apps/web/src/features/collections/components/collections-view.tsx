@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { FolderPlus, Search } from 'lucide-react';
 import { useEffect, useReducer, useState } from 'react';
+import { NoOrganization } from '@/components/no-organization';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Page } from '@/components/ui/page';
@@ -22,7 +23,7 @@ import { FileUploadPanel } from './file-upload-panel';
 
 /** The Collections screen (spec §2 "Collections", §4): browse, search by prefix, read, upload. */
 export function CollectionsView() {
-  const { organizationId, workingKey, collectionsList, status: organizationStatus } = useCurrentOrganization();
+  const { organizationId, workingKey, collectionsList, status: organizationStatus, noOrganization } = useCurrentOrganization();
   const [state, dispatch] = useReducer(collectionsReducer, initialCollectionsState);
   const [creating, setCreating] = useState(false);
   const now = useNow();
@@ -61,6 +62,13 @@ export function CollectionsView() {
   const selectedDocument = documents.data?.find((d) => d.path === state.selectedDocumentPath) ?? null;
   const canWrite = workingKey !== null && organizationStatus === 'success';
 
+  if (noOrganization) {
+    return (
+      <Page title="Collections">
+        <NoOrganization />
+      </Page>
+    );
+  }
   return (
     <Page
       title="Collections"

@@ -1,6 +1,7 @@
 import { DOCUMENT_USAGE_METRICS, QUERY_USAGE_METRICS, RERANK_USAGE_METRICS, type UsageAmount, type UsageMetricKey } from '@sift/contracts';
 import { type UseQueryResult, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
+import { NoOrganization } from '@/components/no-organization';
 import { Page } from '@/components/ui/page';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useCurrentOrganization } from '@/lib/current-organization';
@@ -63,7 +64,7 @@ function historyData(histories: (History | undefined)[], updatedAt: number): His
  * to the Search API histories.
  */
 export function UsageView() {
-  const { organizationId, workingKey, collectionsList } = useCurrentOrganization();
+  const { organizationId, workingKey, collectionsList, noOrganization } = useCurrentOrganization();
   const queryClient = useQueryClient();
   const [tab, setTab] = useState<Tab>('models');
   const [range, setRange] = useState<HistoryRange>(() => defaultRange());
@@ -84,6 +85,13 @@ export function UsageView() {
     }
   }, [queryClient]);
 
+  if (noOrganization) {
+    return (
+      <Page title="Usage">
+        <NoOrganization />
+      </Page>
+    );
+  }
   const shared = { range, onRangeChange: setRange, refreshing, onRefresh: refresh };
 
   return (
