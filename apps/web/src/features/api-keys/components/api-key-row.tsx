@@ -2,7 +2,8 @@ import type { ApiKey } from '@sift/contracts';
 import { Check, Copy, Eye, EyeOff, Pencil, Trash2, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { IconButton } from '@/components/ui/button';
-import { Input, Select } from '@/components/ui/input';
+import { Input } from '@/components/ui/input';
+import { Select } from '@/components/ui/select';
 import { COPY_CONFIRMATION_MS } from '@/lib/constants';
 import { formatUtcLongDate } from '@/lib/dates';
 import { failureMessage } from '@/lib/dashboard-api';
@@ -94,12 +95,10 @@ export function ApiKeyRow({ apiKey, isOwner, onDelete }: { apiKey: ApiKey; isOwn
             aria-label={`Permission of ${apiKey.name}`}
             value={apiKey.permission}
             disabled={update.isPending}
-            className="h-8 w-40 py-1"
-            onChange={(event) => changePermission(event.target.value as KeyPermission)}
-          >
-            <option value="read_only">{PERMISSION_LABELS.read_only}</option>
-            <option value="all">{PERMISSION_LABELS.all}</option>
-          </Select>
+            className="h-8 w-40"
+            onValueChange={changePermission}
+            options={(['read_only', 'all'] as const).map((value) => ({ value, label: PERMISSION_LABELS[value] }))}
+          />
         ) : (
           <span className="text-slate-700">{PERMISSION_LABELS[apiKey.permission]}</span>
         )}

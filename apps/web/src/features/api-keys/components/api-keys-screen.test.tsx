@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { expect, test } from 'vitest';
 import { fakeServer, organizationRoutes, refusal, renderInApp, signedInEachTest } from '@/test/fake-server';
 import { ApiKeysScreen } from './api-keys-screen';
+import { chooseOption } from '@/test/choose-option';
 
 signedInEachTest();
 
@@ -37,7 +38,7 @@ test('every failed key change alerts with the server detail', async () => {
   await waitFor(() => expect(window.alert).toHaveBeenCalledWith('Failed to update API key name: API key not found.'));
   await user.click(within(row).getByRole('button', { name: 'Cancel rename' }));
 
-  await user.selectOptions(within(row).getByLabelText('Permission of Prod'), 'all');
+  await chooseOption(user, within(row).getByLabelText('Permission of Prod'), 'All Permissions');
   await waitFor(() => expect(window.alert).toHaveBeenCalledWith('Failed to update API key: API key not found.'));
 
   await user.click(within(row).getByRole('button', { name: 'Delete Prod' }));

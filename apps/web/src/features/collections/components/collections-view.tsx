@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { FolderPlus, Search } from 'lucide-react';
 import { useEffect, useReducer, useState } from 'react';
+import { CollectionPicker } from '@/components/collection-picker';
 import { NoOrganization } from '@/components/no-organization';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -14,7 +15,6 @@ import { collectionsReducer, initialCollectionsState } from '../collections-stat
 import { useDebouncedValue } from '../use-debounced-value';
 import { useFileUploads } from '../use-file-uploads';
 import { useNow } from '../use-now';
-import { CollectionPicker } from './collection-picker';
 import { CollectionStatusCounters } from './collection-status-counters';
 import { CreateCollectionDialog } from './create-collection-dialog';
 import { DocumentContentPane } from './document-content-pane';
@@ -83,7 +83,7 @@ export function CollectionsView() {
     >
       <div className="flex flex-col gap-4">
         <div className="flex flex-wrap items-start gap-4">
-          <CollectionPicker value={name} onChange={(next) => dispatch({ type: 'selectCollection', name: next })} />
+          <CollectionPicker placeholder={collectionsMessages.pickerPlaceholder} value={name} onChange={(next) => dispatch({ type: 'selectCollection', name: next })} />
           <div className="min-w-[28rem] flex-1">
             <CollectionStatusCounters status={name ? collectionStatus : null} />
           </div>

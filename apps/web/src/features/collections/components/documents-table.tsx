@@ -66,7 +66,7 @@ export function DocumentsTable({ collectionName, documents, selectedPath, onSele
                       onSelect(document.path);
                     }}
                     aria-current={selected ? 'true' : undefined}
-                    className="flex w-full min-w-0 items-center gap-2 rounded text-left focus-visible:outline-2 focus-visible:outline-slate-900"
+                    className="flex w-full min-w-0 items-center gap-2 rounded text-left focus-visible:outline-2 focus-visible:outline-slate-400"
                   >
                     <DocumentStatusDot status={toIndexStatus(document.indexStatus)} />
                     <span className="truncate font-medium text-slate-800" title={document.path}>

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { expect, test } from 'vitest';
 import { fakeServer, ids, organizationRoutes, refusal, renderInApp, signedInEachTest } from '@/test/fake-server';
 import { OrganizationScreen } from './organization-screen';
+import { chooseOption } from '@/test/choose-option';
 
 signedInEachTest();
 
@@ -50,7 +51,7 @@ test('failed member actions alert with the server detail', async () => {
   await waitFor(() => expect(window.alert).toHaveBeenCalledWith('Failed to send invitation: bob@example.com is already a member of this organization.'));
   await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
 
-  await user.selectOptions(screen.getByLabelText('Permission of Bob'), 'OWNER');
+  await chooseOption(user, screen.getByLabelText('Permission of Bob'), 'OWNER');
   await user.click(within(await screen.findByRole('dialog', { name: 'Change Permission' })).getByRole('button', { name: 'Change Permission' }));
   await waitFor(() => expect(window.alert).toHaveBeenCalledWith('Failed to update user permission: Only organization owners can manage members.'));
   await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));

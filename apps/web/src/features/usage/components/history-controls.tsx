@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { hourLabel } from '../usage-format';
 import { GRANULARITIES, GRANULARITY_LABELS, type HistoryRange } from '../usage-range';
 
-const field = 'rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900 focus:border-slate-500 focus:outline-none focus:ring-2 focus:ring-slate-200';
+const field = 'rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900 focus-visible:border-slate-500 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-slate-200';
 
 /**
  * The History range controls (spec §2): the granularity toggle (day, hr, minute), native date

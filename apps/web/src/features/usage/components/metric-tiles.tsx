@@ -37,7 +37,7 @@ export function MetricTiles({
                 toggle(metric);
               }
             }}
-            className={`min-w-36 cursor-pointer rounded-lg border px-4 py-3 text-left transition-colors focus-visible:outline-2 focus-visible:outline-slate-900 ${
+            className={`min-w-36 cursor-pointer rounded-lg border px-4 py-3 text-left transition-colors focus-visible:outline-2 focus-visible:outline-slate-400 ${
               selected ? 'border-slate-900 bg-slate-900 text-white' : 'border-slate-200 bg-white text-slate-900 hover:border-slate-400'
             }`}
           >

@@ -10,10 +10,10 @@ import { modelsUsageCountersQuery } from '../api/get-models-usage-counters';
 import { queryUsageQuery } from '../api/get-query-usage';
 import { rerankUsageQuery } from '../api/get-rerank-usage';
 import { usageCountersQuery } from '../api/get-usage-counters';
-import { allCollections, type CollectionSelection, collectionNamesOf } from '../collection-selection';
+import { CollectionPicker } from '@/components/collection-picker';
+import { allCollections, type CollectionSelection, collectionNamesOf } from '@/components/collection-selection';
 import { usageMessages } from '../usage-messages';
 import { defaultRange, type HistoryRange } from '../usage-range';
-import { CollectionPicker } from './collection-picker';
 import type { UsagePoint } from './usage-chart';
 import { type HistoryData, UsageHistory } from './usage-history';
 import { UsageSummaryCards } from './usage-summary-cards';
@@ -64,7 +64,7 @@ function historyData(histories: (History | undefined)[], updatedAt: number): His
  * to the Search API histories.
  */
 export function UsageView() {
-  const { organizationId, workingKey, collectionsList, noOrganization } = useCurrentOrganization();
+  const { organizationId, workingKey, noOrganization } = useCurrentOrganization();
   const queryClient = useQueryClient();
   const [tab, setTab] = useState<Tab>('models');
   const [range, setRange] = useState<HistoryRange>(() => defaultRange());
@@ -109,7 +109,6 @@ export function UsageView() {
           <SearchApiHistory
             organizationId={organizationId}
             workingKey={workingKey}
-            collectionsList={collectionsList}
             collections={collections}
             onCollectionsChange={setCollections}
             {...shared}
@@ -132,11 +131,10 @@ interface TabProps {
 function SearchApiHistory({
   organizationId,
   workingKey,
-  collectionsList,
   collections,
   onCollectionsChange,
   ...shared
-}: TabProps & { collectionsList: string[]; collections: CollectionSelection; onCollectionsChange(selection: CollectionSelection): void }) {
+}: TabProps & { collections: CollectionSelection; onCollectionsChange(selection: CollectionSelection): void }) {
   // With All, the list is left out of the request; otherwise it is sent, empty when none is chosen.
   const request = { organizationId, workingKey, range: shared.range, collectionNames: collectionNamesOf(collections) };
   const documents = useQuery(documentUsageQuery(request));
@@ -151,7 +149,7 @@ function SearchApiHistory({
       error={(documents.error ?? queries.error)?.message ?? null}
       failureTitle={usageMessages.loadUsageFailed}
       data={status === 'success' ? historyData([documents.data, queries.data], updatedAt) : undefined}
-      controls={<CollectionPicker collections={collectionsList} selection={collections} onChange={onCollectionsChange} />}
+      controls={<CollectionPicker selection={collections} onSelectionChange={onCollectionsChange} />}
       {...shared}
     />
   );
