@@ -157,8 +157,20 @@ describe('CollectionsView', () => {
     renderView();
     await choose();
     expect(await screen.findByText('Fetching collection failed...')).toBeTruthy();
+    expect(await screen.findByText('Error loading documents: Connection error.')).toBeTruthy();
+    // One message for one failure.
+    expect(screen.queryByText('Document Search failed...')).toBeNull();
+  });
+
+  it('a failed prefix search shows one message and none of the previous rows', async () => {
+    client.documents.getInfoList.mockResolvedValueOnce({ documents: [doc('guide.txt', 'indexed')] }).mockRejectedValue(new Error('Connection error.'));
+    renderView();
+    const user = await choose();
+    expect(await screen.findByText('guide.txt')).toBeTruthy();
+    await user.type(screen.getByLabelText('Search files by prefix'), 'gu');
     expect(await screen.findByText('Document Search failed...')).toBeTruthy();
-    expect(screen.getByText('Error loading documents: Connection error.')).toBeTruthy();
+    expect(screen.queryByText('guide.txt')).toBeNull();
+    expect(screen.queryByText(/Error loading documents/)).toBeNull();
   });
 
   it('reads every page of the cursor, asking for paths after the last one', async () => {

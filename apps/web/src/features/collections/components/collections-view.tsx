@@ -113,16 +113,12 @@ export function CollectionsView() {
                   onChange={(event) => dispatch({ type: 'setSearchQuery', searchQuery: event.target.value })}
                 />
               </div>
-              {name && documents.isError ? (
-                <p role="alert" className="mt-2 text-xs text-red-700">
-                  {collectionsMessages.documentSearchFailed}
-                </p>
-              ) : null}
             </div>
             <div className="min-h-0 flex-1 overflow-auto">
               <DocumentsTable
                 collectionName={name}
                 documents={name ? documents : null}
+                searching={prefix.trim() !== ''}
                 selectedPath={state.selectedDocumentPath}
                 onSelect={(path) => dispatch({ type: 'selectDocument', path })}
                 now={now}

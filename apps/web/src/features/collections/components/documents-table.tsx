@@ -11,16 +11,19 @@ import { DocumentStatusDot } from './document-status-dot';
 interface DocumentsTableProps {
   collectionName: string | null;
   documents: UseQueryResult<DocumentSummary[]> | null;
+  /** A file-prefix search is typed: its failure reads 'Document Search failed...'. */
+  searching: boolean;
   selectedPath: string | null;
   onSelect(path: string): void;
   now: Date;
 }
 
 /** The left list: Name, Size, Upload Date of every document matching the prefix. */
-export function DocumentsTable({ collectionName, documents, selectedPath, onSelect, now }: DocumentsTableProps) {
+export function DocumentsTable({ collectionName, documents, selectedPath, onSelect, now, searching }: DocumentsTableProps) {
   if (!collectionName || !documents) return <PaneMessage>{collectionsMessages.selectCollection}</PaneMessage>;
-  if (documents.isError && !documents.data) {
-    return <PaneMessage tone="error">{collectionsMessages.documentsFailed(providerErrorMessage(documents.error))}</PaneMessage>;
+  // One message and no rows: a list that failed to load is not shown from an older answer.
+  if (documents.isError) {
+    return <PaneMessage tone="error">{searching ? collectionsMessages.documentSearchFailed : collectionsMessages.documentsFailed(providerErrorMessage(documents.error))}</PaneMessage>;
   }
   if (!documents.data) {
     return (

@@ -54,19 +54,22 @@ test('failed member actions alert with the server detail', async () => {
   await chooseOption(user, screen.getByLabelText('Permission of Bob'), 'OWNER');
   await user.click(within(await screen.findByRole('dialog', { name: 'Change Permission' })).getByRole('button', { name: 'Change Permission' }));
   await waitFor(() => expect(window.alert).toHaveBeenCalledWith('Failed to update user permission: Only organization owners can manage members.'));
-  await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+  // The refusal closes its confirmation.
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
   const bob = screen.getByText('bob@example.com').closest('li')!;
   await user.click(within(bob).getByRole('button', { name: 'Remove' }));
   await user.click(within(await screen.findByRole('dialog', { name: 'Remove User' })).getByRole('button', { name: 'Remove' }));
   await waitFor(() => expect(window.alert).toHaveBeenCalledWith('Failed to remove user: Member not found.'));
-  await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+  // The refusal closes its confirmation.
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
   const pending = screen.getByText('pending@example.com').closest('li')!;
   await user.click(within(pending).getByRole('button', { name: 'Remove' }));
   await user.click(within(await screen.findByRole('dialog', { name: 'Remove Invite' })).getByRole('button', { name: 'Remove' }));
   await waitFor(() => expect(window.alert).toHaveBeenCalledWith('Failed to remove invite: Invite not found.'));
-  await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+  // The refusal closes its confirmation.
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
   await user.click(screen.getByRole('button', { name: 'Edit Organization Name' }));
   const nameField = await screen.findByLabelText('Organization Name');

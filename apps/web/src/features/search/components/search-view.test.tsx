@@ -59,6 +59,7 @@ describe('SearchView', () => {
     organization = { ...ready, workingKey: null };
     rerender(<SearchView />);
     expect(screen.getByText('No API Key is available. Please create an API Key!')).toBeTruthy();
+    expect((screen.getByLabelText('Search query') as HTMLInputElement).disabled).toBe(true);
     organization = { ...ready, collectionsList: [] };
     rerender(<SearchView />);
     expect(screen.getByText('You have to upload a collection first! Check out the documentation to learn how.')).toBeTruthy();

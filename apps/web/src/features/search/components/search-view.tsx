@@ -34,6 +34,7 @@ export function SearchView() {
         <CollectionPicker placeholder={searchMessages.selectCollection} value={collection} onChange={selectCollection} />
         <SearchQueryBox
           disabled={!canSearch('query', workingKey, collection)}
+          noApiKey={workingKey === null}
           onSearch={(query) => void search(query)}
         />
       </div>
