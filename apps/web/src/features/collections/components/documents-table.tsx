@@ -89,11 +89,6 @@ export function DocumentsTable({ collectionName, documents, selectedPath, onSele
         </tbody>
       </table>
       {documents.data.length === 0 ? <PaneMessage>{collectionsMessages.noFiles}</PaneMessage> : null}
-      {documents.isError ? (
-        <p role="alert" className="px-3 py-2 text-sm text-red-700">
-          {collectionsMessages.documentsFailed(providerErrorMessage(documents.error))}
-        </p>
-      ) : null}
     </div>
   );
 }
