@@ -52,50 +52,54 @@ export function ApiKeyRow({ apiKey, isOwner, onDelete }: { apiKey: ApiKey; isOwn
     <tr className="border-t border-slate-100 align-middle">
       <td className="px-4 py-3 font-medium text-slate-900">
         {draftName === null ? (
-          apiKey.name
+          <span className="block truncate" title={apiKey.name}>
+            {apiKey.name}
+          </span>
         ) : (
-          <div className="flex items-center gap-1">
-            <Input
-              aria-label="API key name"
-              value={draftName}
-              autoFocus
-              className="h-8 py-1"
-              onChange={(event) => setDraftName(event.target.value)}
-              onKeyDown={(event) => {
-                if (event.key === 'Enter') saveName();
-                if (event.key === 'Escape') setDraftName(null);
-              }}
-            />
-            <IconButton label="Save name" onClick={saveName} disabled={draftName.trim() === '' || update.isPending}>
-              <Check className="size-4" />
-            </IconButton>
-            <IconButton label="Cancel rename" onClick={() => setDraftName(null)} disabled={update.isPending}>
-              <X className="size-4" />
-            </IconButton>
-          </div>
+          // The whole cell: save and cancel sit in the Actions column while renaming.
+          <Input
+            aria-label="API key name"
+            value={draftName}
+            autoFocus
+            className="h-8 py-1"
+            onChange={(event) => setDraftName(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter') saveName();
+              if (event.key === 'Escape') setDraftName(null);
+            }}
+          />
         )}
       </td>
       <td className="px-4 py-3">
-        <div className="flex items-center gap-1">
-          <code className="rounded bg-slate-100 px-2 py-1 font-mono text-xs text-slate-800">{shown ? apiKey.api_key : maskApiKey(apiKey.api_key)}</code>
+        <div className="relative flex items-center gap-1">
+          <code className="min-w-0 rounded bg-slate-100 px-2 py-1 font-mono text-xs break-all text-slate-800">{shown ? apiKey.api_key : maskApiKey(apiKey.api_key)}</code>
           <IconButton label={shown ? 'Hide API key' : 'Show API key'} onClick={() => setShown(!shown)}>
             {shown ? <EyeOff className="size-4" /> : <Eye className="size-4" />}
           </IconButton>
           <IconButton label="Copy API key" onClick={copy}>
             {copied ? <Check className="size-4 text-green-600" /> : <Copy className="size-4" />}
           </IconButton>
-          {copied ? <span role="status" className="text-xs text-green-700">Copied!</span> : null}
+          {/* Over the key, not beside it: the column keeps its width. */}
+          {copied ? (
+            <span role="status" className="absolute top-1/2 left-0 -translate-y-1/2 rounded bg-green-50 px-2 py-1 text-xs font-medium text-green-700 ring-1 ring-green-200">
+              Copied!
+            </span>
+          ) : null}
         </div>
       </td>
-      <td className="px-4 py-3 text-sm whitespace-nowrap text-slate-600">{formatUtcLongDate(apiKey.created_at)}</td>
-      <td className="px-4 py-3 text-sm text-slate-600">{apiKey.created_by ?? '-'}</td>
-      <td className="px-4 py-3 text-sm">
+      <td className="px-4 py-3 text-slate-600">{formatUtcLongDate(apiKey.created_at)}</td>
+      <td className="px-4 py-3 text-slate-600">
+        <span className="block truncate" title={apiKey.created_by ?? undefined}>
+          {apiKey.created_by ?? '-'}
+        </span>
+      </td>
+      <td className="px-4 py-3">
         {isOwner ? (
           <Select
             aria-label={`Permission of ${apiKey.name}`}
             value={apiKey.permission}
             disabled={update.isPending}
-            className="h-8 w-40"
+            className="h-8 w-full"
             onValueChange={changePermission}
             options={(['read_only', 'all'] as const).map((value) => ({ value, label: PERMISSION_LABELS[value] }))}
           />
@@ -104,9 +108,18 @@ export function ApiKeyRow({ apiKey, isOwner, onDelete }: { apiKey: ApiKey; isOwn
         )}
       </td>
       <td className="px-4 py-3">
-        {isOwner ? (
+        {isOwner && draftName !== null ? (
           <div className="flex items-center gap-1">
-            <IconButton label={`Rename ${apiKey.name}`} onClick={() => setDraftName(apiKey.name)} disabled={draftName !== null}>
+            <IconButton label="Save name" onClick={saveName} disabled={draftName.trim() === '' || update.isPending}>
+              <Check className="size-4" />
+            </IconButton>
+            <IconButton label="Cancel rename" onClick={() => setDraftName(null)} disabled={update.isPending}>
+              <X className="size-4" />
+            </IconButton>
+          </div>
+        ) : isOwner ? (
+          <div className="flex items-center gap-1">
+            <IconButton label={`Rename ${apiKey.name}`} onClick={() => setDraftName(apiKey.name)}>
               <Pencil className="size-4" />
             </IconButton>
             <IconButton label={`Delete ${apiKey.name}`} onClick={onDelete} className="hover:text-red-600">

@@ -11,7 +11,15 @@ import { AddApiKeyDialog } from './add-api-key-dialog';
 import { ApiKeyRow } from './api-key-row';
 import { DeleteApiKeyDialog } from './delete-api-key-dialog';
 
-const COLUMNS = ['Name', 'API Key', 'Created At', 'Created By', 'Permission', 'Actions'];
+/** Fixed widths: nothing moves while a row is renamed. Name takes what is left. */
+const COLUMNS = [
+  { name: 'Name', width: undefined },
+  { name: 'API Key', width: '13.5rem' },
+  { name: 'Created At', width: '11.5rem' },
+  { name: 'Created By', width: '10rem' },
+  { name: 'Permission', width: '11rem' },
+  { name: 'Actions', width: '6rem' },
+];
 
 export function ApiKeysScreen() {
   const { organizationId, organization, permission, status, error, noOrganization } = useCurrentOrganization();
@@ -40,7 +48,7 @@ export function ApiKeysScreen() {
         ) : null
       }
     >
-      <Card>
+      <Card className="overflow-hidden">
         {!organizationId ? (
           <Empty text="No organization selected" />
         ) : status === 'error' ? (
@@ -54,12 +62,17 @@ export function ApiKeysScreen() {
           <Empty text="No API keys found" />
         ) : (
           <div className="-m-5 overflow-x-auto">
-            <table className="w-full text-left">
+            <table className="w-full min-w-[52rem] table-fixed text-left text-sm">
+              <colgroup>
+                {COLUMNS.map((column) => (
+                  <col key={column.name} style={{ width: column.width }} />
+                ))}
+              </colgroup>
               <thead className="bg-slate-50 text-xs font-semibold text-slate-600">
                 <tr>
                   {COLUMNS.map((column) => (
-                    <th key={column} scope="col" className="px-4 py-3">
-                      {column}
+                    <th key={column.name} scope="col" className="px-4 py-3">
+                      {column.name}
                     </th>
                   ))}
                 </tr>

@@ -15,6 +15,7 @@ import { allCollections, type CollectionSelection, collectionNamesOf } from '@/c
 import { usageMessages } from '../usage-messages';
 import { defaultRange, type HistoryRange } from '../usage-range';
 import type { UsagePoint } from './usage-chart';
+import { labelled } from './history-controls';
 import { type HistoryData, UsageHistory } from './usage-history';
 import { UsageSummaryCards } from './usage-summary-cards';
 
@@ -149,7 +150,12 @@ function SearchApiHistory({
       error={(documents.error ?? queries.error)?.message ?? null}
       failureTitle={usageMessages.loadUsageFailed}
       data={status === 'success' ? historyData([documents.data, queries.data], updatedAt) : undefined}
-      controls={<CollectionPicker selection={collections} onSelectionChange={onCollectionsChange} />}
+      controls={
+        <div className={labelled}>
+          <span aria-hidden>Collections</span>
+          <CollectionPicker selection={collections} onSelectionChange={onCollectionsChange} />
+        </div>
+      }
       {...shared}
     />
   );
