@@ -36,7 +36,7 @@ export function Select<Value extends string>({ value, onValueChange, options, pl
   const contentStyle: CSSProperties = { maxHeight: `min(${maxHeight}, var(--radix-select-content-available-height))`, minWidth };
   return (
     <RadixSelect.Root value={value ?? undefined} onValueChange={(next) => onValueChange(next as Value)} disabled={disabled}>
-      <RadixSelect.Trigger id={id} aria-label={aria['aria-label']} className={cn(fieldTrigger, 'w-full', className)}>
+      <RadixSelect.Trigger id={id} aria-label={aria['aria-label']} className={cn(fieldTrigger, className ?? 'w-full')}>
         <span className="truncate">
           <RadixSelect.Value placeholder={placeholder} />
         </span>

@@ -72,7 +72,11 @@ export function ApiKeyRow({ apiKey, isOwner, onDelete }: { apiKey: ApiKey; isOwn
       </td>
       <td className="px-4 py-3">
         <div className="relative flex items-center gap-1">
-          <code className="min-w-0 rounded bg-slate-100 px-2 py-1 font-mono text-xs break-all text-slate-800">{shown ? apiKey.api_key : maskApiKey(apiKey.api_key)}</code>
+          {shown ? (
+            <code className="min-w-0 rounded bg-slate-100 px-2 py-1 font-mono text-xs break-all text-slate-800">{apiKey.api_key}</code>
+          ) : (
+            <MaskedKey masked={maskApiKey(apiKey.api_key)} />
+          )}
           <IconButton label={shown ? 'Hide API key' : 'Show API key'} onClick={() => setShown(!shown)}>
             {shown ? <EyeOff className="size-4" /> : <Eye className="size-4" />}
           </IconButton>
@@ -99,7 +103,7 @@ export function ApiKeyRow({ apiKey, isOwner, onDelete }: { apiKey: ApiKey; isOwn
             aria-label={`Permission of ${apiKey.name}`}
             value={apiKey.permission}
             disabled={update.isPending}
-            className="h-8 w-full"
+            className="w-full"
             onValueChange={changePermission}
             options={(['read_only', 'all'] as const).map((value) => ({ value, label: PERMISSION_LABELS[value] }))}
           />
@@ -129,5 +133,17 @@ export function ApiKeyRow({ apiKey, isOwner, onDelete }: { apiKey: ApiKey; isOwn
         ) : null}
       </td>
     </tr>
+  );
+}
+
+/** The masked key on one line: its first and last 4 always show, the stars between give way to the column. */
+function MaskedKey({ masked }: { masked: string }) {
+  const [head, middle, tail] = masked.length > 8 ? [masked.slice(0, 4), masked.slice(4, -4), masked.slice(-4)] : ['', masked, ''];
+  return (
+    <code className="flex min-w-0 rounded bg-slate-100 px-2 py-1 font-mono text-xs whitespace-nowrap text-slate-800">
+      <span>{head}</span>
+      <span className="min-w-0 overflow-hidden">{middle}</span>
+      <span>{tail}</span>
+    </code>
   );
 }

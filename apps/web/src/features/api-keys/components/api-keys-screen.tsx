@@ -14,10 +14,10 @@ import { DeleteApiKeyDialog } from './delete-api-key-dialog';
 /** Fixed widths: nothing moves while a row is renamed. Name takes what is left. */
 const COLUMNS = [
   { name: 'Name', width: undefined },
-  { name: 'API Key', width: '13.5rem' },
-  { name: 'Created At', width: '11.5rem' },
+  { name: 'API Key', width: '14rem' },
+  { name: 'Created At', width: '11rem' },
   { name: 'Created By', width: '10rem' },
-  { name: 'Permission', width: '11rem' },
+  { name: 'Permission', width: '12.5rem' },
   { name: 'Actions', width: '6rem' },
 ];
 

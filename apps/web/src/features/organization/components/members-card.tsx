@@ -47,7 +47,7 @@ export function MembersCard({ organization, currentUserId, isOwner, onInvited }:
                   <Select
                     aria-label={`Permission of ${member.name}`}
                     value={member.permission}
-                    className="h-8 w-32"
+                    className="w-32"
                     onValueChange={(permission) => setPending({ kind: 'change-permission', member, permission })}
                     options={MEMBER_PERMISSION_OPTIONS}
                   />

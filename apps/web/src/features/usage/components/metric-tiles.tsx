@@ -4,7 +4,7 @@ import { ByteSize } from './byte-size';
 
 /**
  * One tile per metric with its count and size over the selected range ('-' until loaded).
- * Clicking a tile toggles it as a chart filter; 'Show all' clears the filter (spec §2).
+ * Clicking a tile toggles it as a chart filter (spec §2); UsageHistory shows 'Show all'.
  */
 export function MetricTiles({
   metrics,
@@ -19,8 +19,8 @@ export function MetricTiles({
 }) {
   const toggle = (metric: UsageMetricKey) => onFilterChange(filter.includes(metric) ? filter.filter((m) => m !== metric) : [...filter, metric]);
   return (
-    // The tiles share the row equally; 'Show all' has its own slot, so nothing moves when it shows.
-    <div className="grid items-stretch gap-3" style={{ gridTemplateColumns: `repeat(${metrics.length}, minmax(0, 1fr)) 5.5rem` }}>
+    // The tiles share the row equally ('Show all' sits in the controls row, so nothing moves).
+    <div className="grid items-stretch gap-3" style={{ gridTemplateColumns: `repeat(${metrics.length}, minmax(0, 1fr))` }}>
       {metrics.map((metric) => {
         const amount = totals?.[metric];
         const selected = filter.includes(metric);
@@ -48,13 +48,6 @@ export function MetricTiles({
           </div>
         );
       })}
-      <div className="self-center">
-        {filter.length > 0 ? (
-          <button type="button" onClick={() => onFilterChange([])} className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
-            Show all
-          </button>
-        ) : null}
-      </div>
     </div>
   );
 }
