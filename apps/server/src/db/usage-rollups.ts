@@ -13,16 +13,17 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
  *   Indexed  count: `indexed` events          bytes: their file bytes          units: content tokens
  *   Queries  count: queries (all types)       bytes: query text bytes          units: queries
  *   Rerank   count: explicit reranker calls   bytes: request bytes             units: reranker tokens
+ *   Embed    count: /models/embed calls       bytes: request bytes             units: request tokens
  */
 export const HOUR_SECONDS = 3600;
 
-export type UsageSource = 'documents' | 'queries' | 'reranker';
+export type UsageSource = 'documents' | 'queries' | 'reranker' | 'embed';
 
 interface SourceDefinition {
   /** Minute-level table written by the actions. */
-  table: 'document_usage' | 'query_usage' | 'reranker_usage';
+  table: 'document_usage' | 'query_usage' | 'reranker_usage' | 'embed_usage';
   /** Hourly rollup of it. */
-  rollup: 'usage_hourly_documents' | 'usage_hourly_queries' | 'usage_hourly_reranker';
+  rollup: 'usage_hourly_documents' | 'usage_hourly_queries' | 'usage_hourly_reranker' | 'usage_hourly_embed';
   /** Key columns besides organization_id and window_start. */
   keys: string[];
   /** Carried along, not summed (the name of the collection of collection_id). */
@@ -71,14 +72,25 @@ export const usageSources: Record<UsageSource, SourceDefinition> = {
       rerank_units: `case when ${r}explicit_call = 1 then ${r}total_reranker_tokens else 0 end`,
     }),
   },
+  embed: {
+    table: 'embed_usage',
+    rollup: 'usage_hourly_embed',
+    keys: ['embedding_model'],
+    carried: [],
+    metrics: (r) => ({
+      embed_count: `${r}event_count`,
+      embed_bytes: `${r}total_request_bytes`,
+      embed_units: `${r}total_request_tokens`,
+    }),
+  },
 };
 
 const hourOf = (row: string) => `(${row}window_start - ${row}window_start % ${HOUR_SECONDS})`;
 
-/** Creates the rollup tables, fills them from existing rows and installs the triggers (migration 005). */
-export async function createUsageRollups(db: Kysely<unknown>): Promise<void> {
+/** Creates the rollup tables of these sources, fills them from existing rows and installs the triggers (migrations 005, 010). */
+export async function createUsageRollups(db: Kysely<unknown>, sources: UsageSource[]): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-  for (const source of Object.values(usageSources)) {
+  for (const source of sources.map((name) => usageSources[name])) {
     const metricColumns = Object.keys(source.metrics(''));
     let table = db.schema
       .createTable(source.rollup)
@@ -104,9 +116,9 @@ export async function createUsageRollups(db: Kysely<unknown>): Promise<void> {
   }
 }
 
-export async function dropUsageRollups(db: Kysely<unknown>): Promise<void> {
+export async function dropUsageRollups(db: Kysely<unknown>, sources: UsageSource[]): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-  for (const source of Object.values(usageSources)) {
+  for (const source of sources.map((name) => usageSources[name])) {
     if (postgres) {
       await sql.raw(`drop trigger if exists ${source.table}_rollup on ${source.table}`).execute(db);
       await sql.raw(`drop function if exists ${source.table}_rollup()`).execute(db);

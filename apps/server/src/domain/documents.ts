@@ -13,9 +13,11 @@ import type {
 import { inGroupedTransaction } from '../db/group-commit.ts';
 import type { Database, DB } from '../db/schema.ts';
 import type { DocumentSourceType, IndexStatus } from '../db/tables/retrieval.ts';
+import { hasPageImages } from '../ingest/page-image.ts';
 import { nowIso } from './clock.ts';
 import { requireCollection } from './collections.ts';
-import { Conflict, DomainError, Invalid, NotFound } from './errors.ts';
+import { Conflict, DomainError, NotFound } from './errors.ts';
+import { pageImageUrls } from './page-images.ts';
 import type { ProviderActor } from './provider-actor.ts';
 import { addDocumentEvent } from './usage-events.ts';
 
@@ -52,9 +54,8 @@ function rawContent(content: AddDocumentRequest['content']): { bytes: Buffer; si
         sourceType: content.type,
       };
     case 'auto': {
-      const data = content.base64_data.replace(/\s+/g, '');
-      if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(data)) throw new Invalid('content.base64_data is not valid base64.');
-      const bytes = Buffer.from(data, 'base64');
+      // The contract has checked it is base64 (422 otherwise).
+      const bytes = Buffer.from(content.base64_data, 'base64');
       return { bytes, size: bytes.length, sourceType: 'auto' };
     }
   }
@@ -78,6 +79,7 @@ async function writeMetadata(trx: Kysely<DB>, documentId: string, metadata: Docu
  */
 export async function addDocument(database: Database, actor: ProviderActor, input: AddDocumentRequest): Promise<{ created: boolean }> {
   const { bytes, size, sourceType } = rawContent(input.content);
+  const withPageImages = sourceType === 'auto' && hasPageImages(bytes, input.path);
   const fileHash = await actor.files.put(bytes);
   let replacedHash: string | null = null;
   try {
@@ -118,6 +120,7 @@ export async function addDocument(database: Database, actor: ProviderActor, inpu
           attempts: 0,
           text: null,
           text_bytes: 0,
+          has_page_images: withPageImages ? 1 : 0,
         })
         .execute();
       await writeMetadata(trx, id, input.metadata);
@@ -250,6 +253,7 @@ export async function getPageInfo(database: Database, actor: ProviderActor, inpu
     .where('page_index', '=', input.page_index)
     .executeTakeFirst();
   if (!page) throw new NotFound(documentMessages.pageNotFound);
+  const [imageUrl] = await pageImageUrls(database, actor, [{ documentId: document.id, pageIndex: page.page_index }]);
   return {
     page: {
       id: page.id,
@@ -257,7 +261,7 @@ export async function getPageInfo(database: Database, actor: ProviderActor, inpu
       path: input.path,
       page_index: page.page_index,
       content: input.include_content ? ((page as { content?: string }).content ?? null) : null,
-      image_url: null,
+      image_url: imageUrl ?? null,
     },
   };
 }

@@ -4,14 +4,17 @@ import type { Database } from '../db/schema.ts';
 import { countTokens } from '../ingest/tokens.ts';
 import { requireCollection } from './collections.ts';
 import { parseMetadataFilter } from './metadata-filter.ts';
+import { pageImageUrls } from './page-images.ts';
 import type { ProviderActor } from './provider-actor.ts';
 import { recordQueryUsage } from './query-usage.ts';
+import { RERANK_DOCUMENT_CHARS, requireReranker, rerankHits } from './rerank-hits.ts';
 import type { CollectionRef, QueryType } from './usage-events.ts';
 
 /**
  * Queries of the provider API: BM25 ranking per granularity (db/search), scores in 0..1, the
- * metadata filter, and one query usage event per call. `latency_mode` and `reranker` are
- * accepted for compatibility; ranking is the index's own.
+ * metadata filter, and one query usage event per call. With `reranker`, the retrieved
+ * candidates are reordered by that model (rerank-hits.ts). `latency_mode` is accepted for
+ * compatibility.
  */
 
 const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
@@ -48,12 +51,15 @@ function recordQuery(
 
 export async function topDocuments(database: Database, actor: ProviderActor, input: TopDocumentsRequest) {
   const startedAt = performance.now();
+  requireReranker(input.reranker);
   const collection = await requireCollection(database.db, actor.organizationId, input.collection_name);
   const filter = parseMetadataFilter(input.filter);
-  const hits =
+  const retrieved =
     input.query === null
       ? await filteredDocuments(database, collection.collectionId, filter, input.k)
       : await searchIndex(database).topDocuments({ collectionId: collection.collectionId, query: input.query, k: input.k, filter });
+  const texts = input.reranker ? await documentOpenings(database, retrieved.map((hit) => hit.documentId)) : new Map<string, string>();
+  const hits = await rerankHits(database, actor, { reranker: input.reranker, query: input.query, hits: retrieved, textOf: (hit) => texts.get(hit.documentId) ?? '' });
   const results = await documentResults(hits, new Map(hits.map((hit) => [hit.documentId, hit.score])), input.include_metadata, actor);
   recordQuery(database, collection, 'documents', input.query, results.map(() => ({})), startedAt);
   return { results };
@@ -61,15 +67,25 @@ export async function topDocuments(database: Database, actor: ProviderActor, inp
 
 export async function topPages(database: Database, actor: ProviderActor, input: TopPagesRequest) {
   const startedAt = performance.now();
+  requireReranker(input.reranker);
   const collection = await requireCollection(database.db, actor.organizationId, input.collection_name);
   const filter = parseMetadataFilter(input.filter);
-  const hits = await searchIndex(database).topPages({ collectionId: collection.collectionId, query: input.query, k: input.k, filter, includeContent: input.include_content });
-  const results = hits.map((hit) => ({
+  const retrieved = await searchIndex(database).topPages({
+    collectionId: collection.collectionId,
+    query: input.query,
+    k: input.k,
+    filter,
+    // The reranker reads the pages even when the client does not.
+    includeContent: input.include_content || input.reranker != null,
+  });
+  const hits = await rerankHits(database, actor, { reranker: input.reranker, query: input.query, hits: retrieved, textOf: (hit) => hit.content ?? '' });
+  const imageUrls = await pageImageUrls(database, actor, hits);
+  const results = hits.map((hit, position) => ({
     path: hit.path,
     page_index: hit.pageIndex,
     score: hit.score,
-    content: hit.content,
-    image_url: null,
+    content: input.include_content ? hit.content : null,
+    image_url: imageUrls[position]!,
   }));
   const best = new Map<string, number>();
   for (const hit of hits) best.set(hit.documentId, Math.max(best.get(hit.documentId) ?? 0, hit.score));
@@ -80,10 +96,12 @@ export async function topPages(database: Database, actor: ProviderActor, input: 
 
 export async function topSnippets(database: Database, actor: ProviderActor, input: TopSnippetsRequest) {
   const startedAt = performance.now();
+  requireReranker(input.reranker);
   const collection = await requireCollection(database.db, actor.organizationId, input.collection_name);
   const filter = parseMetadataFilter(input.filter);
   const granularity = input.precise_responses ? 'fine' : 'coarse';
-  const hits = await searchIndex(database).topSnippets({ collectionId: collection.collectionId, query: input.query, k: input.k, filter, granularity });
+  const retrieved = await searchIndex(database).topSnippets({ collectionId: collection.collectionId, query: input.query, k: input.k, filter, granularity });
+  const hits = await rerankHits(database, actor, { reranker: input.reranker, query: input.query, hits: retrieved, textOf: (hit) => hit.content });
   const results = hits.map((hit) => ({
     path: hit.path,
     start_index: hit.startIndex,
@@ -97,4 +115,11 @@ export async function topSnippets(database: Database, actor: ProviderActor, inpu
   const document_results = await documentResults(hits, best, input.include_document_metadata, actor);
   recordQuery(database, collection, granularity, input.query, results, startedAt);
   return { results, document_results };
+}
+
+/** The opening of each document's parsed text, what top-documents reranks on. */
+async function documentOpenings(database: Database, documentIds: string[]): Promise<Map<string, string>> {
+  if (documentIds.length === 0) return new Map();
+  const rows = await database.db.selectFrom('documents').select(['id', 'text']).where('id', 'in', documentIds).execute();
+  return new Map(rows.map((row) => [row.id, (row.text ?? '').slice(0, RERANK_DOCUMENT_CHARS)]));
 }
