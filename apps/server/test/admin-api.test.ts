@@ -150,9 +150,9 @@ describe('admin API through the official SDK', () => {
     const client = new ZeroEntropy({ apiKey: ADMIN_KEY, baseURL: `${address}/v1`, maxRetries: 0 });
     const organizationId = randomUUID();
     await client.post('/admin/create-organization', { body: { organization_id: organizationId } });
-    const { api_key } = await client.post<{ organization_id: string }, { api_key: string }>('/admin/add-api-key', {
+    const { api_key } = await client.post<unknown, { api_key: string }>('/admin/add-api-key', {
       body: { organization_id: organizationId, name: 'production', permission: 'all' },
-    } as never);
+    });
     const tenant = new ZeroEntropy({ apiKey: api_key, baseURL: `${address}/v1`, maxRetries: 0 });
     await tenant.collections.add({ collection_name: 'tenant-docs' });
     expect((await tenant.collections.getList()).collection_names).toEqual(['tenant-docs']);

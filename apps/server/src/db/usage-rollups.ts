@@ -12,7 +12,8 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
  *                                                                               units: OCR pages
  *   Indexed  count: `indexed` events          bytes: their file bytes          units: content tokens
  *   Queries  count: queries (all types)       bytes: query text bytes          units: queries
- *   Rerank   count: explicit reranker calls   bytes: request bytes             units: reranker tokens
+ *   Rerank   count: reranker calls (/models/rerank and the queries' `reranker` option)
+ *                                             bytes: request bytes             units: reranker tokens
  *   Embed    count: /models/embed calls       bytes: request bytes             units: request tokens
  */
 export const HOUR_SECONDS = 3600;
@@ -67,9 +68,9 @@ export const usageSources: Record<UsageSource, SourceDefinition> = {
     keys: [],
     carried: [],
     metrics: (r) => ({
-      rerank_count: `case when ${r}explicit_call = 1 then ${r}event_count else 0 end`,
-      rerank_bytes: `case when ${r}explicit_call = 1 then ${r}total_request_bytes else 0 end`,
-      rerank_units: `case when ${r}explicit_call = 1 then ${r}total_reranker_tokens else 0 end`,
+      rerank_count: `${r}event_count`,
+      rerank_bytes: `${r}total_request_bytes`,
+      rerank_units: `${r}total_reranker_tokens`,
     }),
   },
   embed: {

@@ -15,7 +15,8 @@ import { CollectionName } from './common.ts';
 //   OCR      pages read through OCR (parsing)     | bytes of the files parsed with OCR pages
 //   Indexed  documents indexed                    | bytes of those documents' files
 //   Queries  queries (every query type)           | UTF-8 bytes of the query texts
-//   Rerank   explicit /models/rerank calls        | request bytes (query + documents)
+//   Rerank   reranker calls (/models/rerank, and  | request bytes (query + documents)
+//            the queries' `reranker` option)
 //   Embed    /models/embed calls (models only)    | request bytes (150 + bytes of each input)
 // `billable_units` (counters only): Docs and Indexed content tokens, OCR pages, Queries count,
 // Rerank reranker tokens, Embed input tokens.

@@ -7,7 +7,9 @@ import { createUsageRollups, dropUsageRollups } from '../usage-rollups.ts';
  * - api_keys: who created a key the admin API added, as the platform names them;
  * - documents: whether the document's pages have images (PDFs and images), known at upload;
  * - page_images: each page's JPEG, made on first request and kept (deleted with its document);
- * - embed_usage: one row per organization, embedding model and minute, with its hourly rollup.
+ * - embed_usage: one row per organization, embedding model and minute, with its hourly rollup;
+ * - the Rerank metric counts every reranker call, the queries' `reranker` option included (it
+ *   counted explicit /models/rerank calls only, the only ones there were): its rollup is rebuilt.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -37,6 +39,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   }
   await embedUsage.addPrimaryKeyConstraint('embed_usage_pk', ['organization_id', 'window_start', 'embedding_model', 'explicit_call']).execute();
   await createUsageRollups(db, ['embed']);
+  await dropUsageRollups(db, ['reranker']);
+  await createUsageRollups(db, ['reranker']);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
