@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { createIsomorphicCanvasFactory, getDocumentProxy } from 'unpdf';
 import { detectFormat } from './parsers/detect.ts';
 import { ParseError } from './parsers/parse-error.ts';
@@ -12,6 +14,26 @@ export const PAGE_IMAGE_WIDTH = 1240;
 const JPEG_QUALITY = 85;
 
 const canvasModule = () => import('@napi-rs/canvas');
+
+// pdf.js 5 hands font data over with ArrayBuffer.prototype.transferToFixedLength (Node 21+);
+// on Node 20 it would skip every font and draw no text. A copy does what pdf.js needs.
+if (!('transferToFixedLength' in ArrayBuffer.prototype)) {
+  Object.defineProperty(ArrayBuffer.prototype, 'transferToFixedLength', {
+    configurable: true,
+    writable: true,
+    value(this: ArrayBuffer, length = this.byteLength) {
+      const copy = new ArrayBuffer(length);
+      new Uint8Array(copy).set(new Uint8Array(this, 0, Math.min(length, this.byteLength)));
+      return copy;
+    },
+  });
+}
+
+/**
+ * The 14 standard PDF fonts (Helvetica, Times ...) are not embedded in most files: pdf.js draws
+ * them from the font files pdfjs-dist ships (the version unpdf bundles), else it draws no text.
+ */
+const STANDARD_FONTS = `${join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
 
 /** Whether a document's pages have images: PDFs and images do. Decided from the uploaded bytes. */
 export function hasPageImages(bytes: Buffer, filename?: string): boolean {
@@ -48,7 +70,14 @@ async function pngToJpeg(bytes: Buffer): Promise<Buffer> {
 async function renderPdfPage(bytes: Buffer, pageIndex: number): Promise<Buffer | null> {
   const CanvasFactory = await createIsomorphicCanvasFactory(canvasModule);
   // pdf.js takes ownership of the bytes it is given, so it gets a copy.
-  const pdf = await getDocumentProxy(new Uint8Array(bytes), { CanvasFactory, verbosity: 0 });
+  const pdf = await getDocumentProxy(new Uint8Array(bytes), {
+    CanvasFactory,
+    standardFontDataUrl: STANDARD_FONTS,
+    // No FontFace API in Node: glyphs are drawn as paths from the font files.
+    useSystemFonts: false,
+    disableFontFace: true,
+    verbosity: 0,
+  });
   try {
     if (pageIndex < 0 || pageIndex >= pdf.numPages) return null;
     const page = await pdf.getPage(pageIndex + 1);
