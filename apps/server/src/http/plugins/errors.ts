@@ -63,8 +63,20 @@ export function errorResponses(...statuses: ErrorStatus[]) {
 }
 
 /**
+ * The dashboard API's own refusals (spec §5–6): a non-member gets 404, a member who may not act
+ * 403, a plan already held or none to cancel 409. Provider routes state theirs beside the route.
+ */
+const dashboardErrors: [RegExp, ErrorStatus[]][] = [
+  [/^\/api\/users\/get-user$/, [404]],
+  [/^\/api\/organizations\/add-organization$/, []],
+  [/^\/api\/organizations\//, [403, 404]],
+  [/^\/billing\/status$/, [404]],
+  [/^\/billing\/(subscribe|pause)$/, [403, 404, 409]],
+];
+
+/**
  * onRoute: adds the errors every route of a kind can give to its OpenAPI responses, so the
- * description lists every 4xx; routes state their own (400, 403, 404, 409, 429) themselves.
+ * description lists every 4xx; provider routes state their own (400, 403, 404, 409, 429) themselves.
  * 422 for any input, 413 for a body, 401 behind a credential (session, API key, admin key).
  */
 export function documentedErrors(route: RouteOptions): void {
@@ -74,6 +86,8 @@ export function documentedErrors(route: RouteOptions): void {
   if (schema.body || schema.querystring || schema.params) statuses.push(422);
   if (schema.body) statuses.push(413);
   const publicLink = /^\/v1\/documents\/get-(document|page-image)$/.test(route.url);
-  if ((route.url.startsWith('/v1/') && !publicLink) || route.url.startsWith('/api/')) statuses.push(401);
+  const dashboard = route.url.startsWith('/api/') || /^\/billing\/(status|subscribe|pause)$/.test(route.url);
+  if ((route.url.startsWith('/v1/') && !publicLink) || dashboard) statuses.push(401);
+  if (dashboard) statuses.push(...(dashboardErrors.find(([pattern]) => pattern.test(route.url))?.[1] ?? []));
   schema.response = { ...errorResponses(...statuses), ...(schema.response as object | undefined) };
 }
