@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import ZeroEntropy, { PermissionDeniedError } from 'zeroentropy';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildApp } from '../src/http/app.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
@@ -133,11 +134,11 @@ describe('admin API without the admin key', () => {
   });
 
   test('an installation without SIFT_ADMIN_KEY refuses every admin call', async () => {
-    const plain = await startHarness();
+    const plain = await buildApp({ config: { ...h.config, adminKey: undefined }, database: h.database, keyring: h.keyring });
     try {
-      const response = await plain.call('/v1/admin/create-organization', { organization_id: randomUUID() }, ADMIN_KEY);
-      expect(response.status).toBe(403);
-      expect(response.body.detail).toMatch(/SIFT_ADMIN_KEY/);
+      const response = await plain.inject({ method: 'POST', url: '/v1/admin/create-organization', payload: { organization_id: randomUUID() }, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+      expect(response.statusCode).toBe(403);
+      expect(response.json().detail).toMatch(/SIFT_ADMIN_KEY/);
     } finally {
       await plain.close();
     }

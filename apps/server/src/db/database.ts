@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { Kysely, Migrator, PostgresAdapter, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.ts';
 import { ensureSearchFile } from './search/sqlite-file.ts';
@@ -49,7 +49,11 @@ function openPostgres(url: string): Database {
 }
 
 async function migrate(db: Kysely<DB>): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
+  // Kysely looks for its migration tables in every schema unless told which: another
+  // installation's (or test's) schema in the same database would hide ours.
+  const migrationTableSchema =
+    db.getExecutor().adapter instanceof PostgresAdapter ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true, migrationTableSchema });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error;
 }
