@@ -77,12 +77,13 @@ describe('page images', () => {
 
   test('a page without an image, or a bad token, is 404', async () => {
     expect((await pageInfo('plain.txt', 0)).image_url).toBeNull();
-    const document = await h.database.db.selectFrom('documents').select('id').where('path', '=', 'plain.txt').executeTakeFirstOrThrow();
-    const textPage = await fetchImage(await pageImageLinks(h.keyring, 'http://x')(document.id, 0));
+    const document = await h.database.db.selectFrom('documents').select(['id', 'file_hash']).where('path', '=', 'plain.txt').executeTakeFirstOrThrow();
+    const textPage = await fetchImage(await pageImageLinks(h.keyring, 'http://x')(document.id, 0, document.file_hash));
     expect(textPage.statusCode).toBe(404);
     expect(textPage.json().detail).toBe('This page has no image.');
-    const pdf = await h.database.db.selectFrom('documents').select('id').where('path', '=', 'two-pages.pdf').executeTakeFirstOrThrow();
-    expect((await fetchImage(await pageImageLinks(h.keyring, 'http://x')(pdf.id, 2))).statusCode).toBe(404);
+    const pdf = await h.database.db.selectFrom('documents').select(['id', 'file_hash']).where('path', '=', 'two-pages.pdf').executeTakeFirstOrThrow();
+    expect((await fetchImage(await pageImageLinks(h.keyring, 'http://x')(pdf.id, 2, pdf.file_hash))).statusCode).toBe(404);
+    expect((await fetchImage(await pageImageLinks(h.keyring, 'http://x')(pdf.id, 0, 'another-file'))).statusCode).toBe(404);
     expect((await fetchImage('/v1/documents/get-page-image?token=forged')).statusCode).toBe(404);
     expect((await fetchImage('/v1/documents/get-page-image')).statusCode).toBe(422);
   });

@@ -7,7 +7,7 @@ import { NotFound } from './errors.ts';
  * `/v1/documents/get-page-image?token=<JWT>`, tokens signed with the file-url key naming one
  * document id (and, for an image, one page). Tokens live one to two hours: they are minted per
  * document and hour so a listing of 1024 documents does not sign 1024 fresh tokens on every call.
- * A document overwritten gets a new id, so its old URLs stop working.
+ * A document overwritten keeps its id: its URLs serve the new file (and its new page images).
  */
 const HOUR_SECONDS = 3600;
 type Audience = 'file' | 'page-image';
@@ -60,16 +60,19 @@ export const fileLinks =
 export const verifyFileToken = (keyring: Keyring, token: string): Promise<string> =>
   verifiedSubject(keyring, 'file', token, 'This file link is invalid or has expired.');
 
-/** Builds the image URL of a document's page, for one response. */
-export type PageImageLinks = (documentId: string, pageIndex: number) => Promise<string>;
+/**
+ * Builds the image URL of a document's page, for one response. The URL names the file's content
+ * hash too: an image is cached forever, so an overwritten document's pages get new URLs.
+ */
+export type PageImageLinks = (documentId: string, pageIndex: number, fileHash: string) => Promise<string>;
 export const pageImageLinks =
   (keyring: Keyring, baseUrl: string): PageImageLinks =>
-  async (documentId, pageIndex) =>
-    `${baseUrl}/v1/documents/get-page-image?token=${await signedToken(keyring, 'page-image', `${documentId}/${pageIndex}`)}`;
+  async (documentId, pageIndex, fileHash) =>
+    `${baseUrl}/v1/documents/get-page-image?token=${await signedToken(keyring, 'page-image', `${documentId}/${pageIndex}/${fileHash.slice(0, 16)}`)}`;
 
-/** The document and page an image token names, or 404 when it is forged, altered or expired. */
-export async function verifyPageImageToken(keyring: Keyring, token: string): Promise<{ documentId: string; pageIndex: number }> {
+/** The document, page and file version an image token names, or 404 when it is forged, altered or expired. */
+export async function verifyPageImageToken(keyring: Keyring, token: string): Promise<{ documentId: string; pageIndex: number; fileVersion: string }> {
   const subject = await verifiedSubject(keyring, 'page-image', token, 'This page image link is invalid or has expired.');
-  const [documentId, page] = subject.split('/');
-  return { documentId: documentId!, pageIndex: Number(page) };
+  const [documentId, page, fileVersion] = subject.split('/');
+  return { documentId: documentId!, pageIndex: Number(page), fileVersion: fileVersion ?? '' };
 }

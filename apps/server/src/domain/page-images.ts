@@ -22,14 +22,28 @@ export async function pageImageUrls(
 ): Promise<(string | null)[]> {
   const documentIds = [...new Set(pages.map((page) => page.documentId))];
   if (documentIds.length === 0) return [];
-  const rows = await database.db.selectFrom('documents').select('id').where('id', 'in', documentIds).where('has_page_images', '=', 1).execute();
-  const withImages = new Set(rows.map((row) => row.id));
-  return Promise.all(pages.map((page) => (withImages.has(page.documentId) ? actor.pageImageUrl(page.documentId, page.pageIndex) : null)));
+  const rows = await database.db.selectFrom('documents').select(['id', 'file_hash']).where('id', 'in', documentIds).where('has_page_images', '=', 1).execute();
+  const fileOf = new Map(rows.map((row) => [row.id, row.file_hash]));
+  return Promise.all(
+    pages.map((page) => {
+      const fileHash = fileOf.get(page.documentId);
+      return fileHash ? actor.pageImageUrl(page.documentId, page.pageIndex, fileHash) : null;
+    }),
+  );
 }
 
-/** The JPEG of a page a verified image token names; 404 when the page or its image does not exist. */
-export async function getPageImage(database: Database, files: FileStore, input: { documentId: string; pageIndex: number }): Promise<Buffer> {
+/**
+ * The JPEG of a page a verified image token names; 404 when the page or its image does not
+ * exist, or when the link names a file the document no longer has (it was overwritten).
+ */
+export async function getPageImage(
+  database: Database,
+  files: FileStore,
+  input: { documentId: string; pageIndex: number; fileVersion: string },
+): Promise<Buffer> {
   const { db } = database;
+  const current = await db.selectFrom('documents').select('file_hash').where('id', '=', input.documentId).executeTakeFirst();
+  if (!current || !input.fileVersion || !current.file_hash.startsWith(input.fileVersion)) throw new NotFound(pageImageMessages.noImage);
   const stored = await db
     .selectFrom('page_images')
     .select('jpeg')
