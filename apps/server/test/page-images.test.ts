@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { pageImageLinks } from '../src/domain/file-links.ts';
 import { closeOcr, imageSize, recognizeImage } from '../src/ingest/parsers/ocr.ts';
+import { makePdf } from './fixtures/ingest/make-fixtures.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
@@ -12,6 +13,7 @@ let h: Harness;
 let f: Awaited<ReturnType<typeof providerFixtures>>;
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures/ingest', name));
 const v1 = (path: string) => `/v1${path}`;
+const makeOnePagePdf = () => makePdf(['The replacement document.']);
 const collection = 'images';
 
 beforeAll(async () => {
@@ -86,6 +88,22 @@ describe('page images', () => {
     expect((await fetchImage(await pageImageLinks(h.keyring, 'http://x')(pdf.id, 0, 'another-file'))).statusCode).toBe(404);
     expect((await fetchImage('/v1/documents/get-page-image?token=forged')).statusCode).toBe(404);
     expect((await fetchImage('/v1/documents/get-page-image')).statusCode).toBe(422);
+  });
+
+  test('an overwritten PDF gets new page-image links; the old ones answer 404', async () => {
+    await h.call(v1('/documents/add-document'), { collection_name: collection, path: 'overwritten.pdf', content: { type: 'auto', base64_data: fixture('two-pages.pdf').toString('base64') } }, f.keyA);
+    await f.workers.idle();
+    const before = (await pageInfo('overwritten.pdf', 0)).image_url;
+    expect((await fetchImage(before)).statusCode).toBe(200);
+    const other = makeOnePagePdf();
+    await h.call(v1('/documents/add-document'), { collection_name: collection, path: 'overwritten.pdf', content: { type: 'auto', base64_data: other.toString('base64') }, overwrite: true }, f.keyA);
+    await f.workers.idle();
+    const after = (await pageInfo('overwritten.pdf', 0)).image_url;
+    expect(after).not.toBe(before);
+    expect((await fetchImage(before)).statusCode).toBe(404);
+    const fresh = await fetchImage(after);
+    expect(fresh.statusCode).toBe(200);
+    expect((await recognizeImage(fresh.rawPayload, 'JPEG')).toLowerCase()).toContain('replacement');
   });
 
   test('deleting the document deletes its page images', async () => {
