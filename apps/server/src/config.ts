@@ -24,6 +24,8 @@ const Env = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   SIFT_INGEST_WORKERS: z.coerce.number().int().min(0).default(1),
   SIFT_INGEST_THREADS: z.coerce.number().int().min(1).default(2),
+  /** SQLite: threads answering searches; unset, one per core. */
+  SIFT_SEARCH_THREADS: z.coerce.number().int().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -53,6 +55,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     stripe: { secretKey: parsed.STRIPE_SECRET_KEY, webhookSecret: parsed.STRIPE_WEBHOOK_SECRET },
     ingestWorkers: parsed.SIFT_INGEST_WORKERS,
     ingestThreads: parsed.SIFT_INGEST_THREADS,
+    searchThreads: parsed.SIFT_SEARCH_THREADS,
     logLevel: parsed.LOG_LEVEL,
   };
 }

@@ -5,6 +5,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
+import { limitLargeBodies } from './plugins/large-bodies.ts';
 import { requireApiKey } from './plugins/api-key-auth.ts';
 import { requireSession } from './plugins/session-auth.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
@@ -38,6 +39,7 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
     }
   });
   registerErrorHandling(app);
+  limitLargeBodies(app);
   // The dashboard's local dev servers (Vite on 5173, preview on 4173) call the provider API here.
   await app.register(cors, { origin: [/^http:\/\/(localhost|127\.0\.0\.1):(5173|4173)$/], maxAge: 600 });
 
