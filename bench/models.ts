@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { embed } from '../apps/server/src/domain/models/embed.ts';
+import { embedTexts as embed } from '../apps/server/src/domain/models/embed.ts';
 import { lexicalRelevance } from '../apps/server/src/domain/models/lexical-relevance.ts';
 import { random } from './random.ts';
 
