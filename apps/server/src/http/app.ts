@@ -16,6 +16,7 @@ import { authRoutes } from './routes/auth.ts';
 import { documentFileRoutes } from './routes/document-file.ts';
 import { billingCheckoutRoutes } from './routes/billing-checkout.ts';
 import { billingRoutes } from './routes/billing.ts';
+import { provideDashboardActor } from './routes/dashboard-actor.ts';
 import { memberRoutes } from './routes/members.ts';
 import { organizationRoutes } from './routes/organizations.ts';
 import { adminRoutes } from './routes/provider/admin.ts';
@@ -73,6 +74,7 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
   // Dashboard API: every route here needs a session token.
   await app.register(async (scope) => {
     requireSession(scope, context.keyring);
+    provideDashboardActor(scope, context);
     await scope.register(userRoutes, context);
     await scope.register(organizationRoutes, context);
     await scope.register(memberRoutes, context);
