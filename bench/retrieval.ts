@@ -166,14 +166,14 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
     // 2. Latency, HTTP against the in-process floor, on the same queries.
     const queries = Array.from({ length: queryCount }, () => generate.query());
     const reader = new SQLite(join(dataDir, 'sift.db'), { readonly: true });
-    attachSearchFile(reader, join(dataDir, 'sift.db'));
     const collection = reader.prepare('select id from collections where name = ?').get('bench') as { id: string };
+    attachSearchFile(reader, join(dataDir, 'sift.db'), collection.id);
     const match = (query: string) => ftsMatch(queryTerms(query));
     const cases = [
-      { endpoint: 'top-snippets (coarse)', path: '/queries/top-snippets', body: (query: string) => ({ collection_name: 'bench', query, k: 25 }), table: ftsTable(collection.id, 'coarse') },
-      { endpoint: 'top-snippets (precise)', path: '/queries/top-snippets', body: (query: string) => ({ collection_name: 'bench', query, k: 25, precise_responses: true }), table: ftsTable(collection.id, 'fine') },
-      { endpoint: 'top-pages', path: '/queries/top-pages', body: (query: string) => ({ collection_name: 'bench', query, k: 25 }), table: ftsTable(collection.id, 'pages') },
-      { endpoint: 'top-documents', path: '/queries/top-documents', body: (query: string) => ({ collection_name: 'bench', query, k: 25 }), table: ftsTable(collection.id, 'documents') },
+      { endpoint: 'top-snippets (coarse)', path: '/queries/top-snippets', body: (query: string) => ({ collection_name: 'bench', query, k: 25 }), table: ftsTable('coarse') },
+      { endpoint: 'top-snippets (precise)', path: '/queries/top-snippets', body: (query: string) => ({ collection_name: 'bench', query, k: 25, precise_responses: true }), table: ftsTable('fine') },
+      { endpoint: 'top-pages', path: '/queries/top-pages', body: (query: string) => ({ collection_name: 'bench', query, k: 25 }), table: ftsTable('pages') },
+      { endpoint: 'top-documents', path: '/queries/top-documents', body: (query: string) => ({ collection_name: 'bench', query, k: 25 }), table: ftsTable('documents') },
     ];
     // The same server's fixed cost of one HTTP round trip, for reading the ratios: a request
     // refused before any database work (no API key, 401) goes through the whole HTTP stack.
@@ -185,7 +185,7 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
     }
     const latency: RetrievalBenchResult['latency'] = [];
     for (const item of cases) {
-      const floorStatement = reader.prepare(`select rowid, rank from search."${item.table}" where "${item.table}" match ? order by rank limit 25`);
+      const floorStatement = reader.prepare(`select rowid, rank from search.${item.table} where ${item.table} match ? order by rank limit 25`);
       for (const query of queries.slice(0, 20)) {
         await post(item.path, item.body(query)); // warm-up: JIT, page cache
         floorStatement.all(match(query));

@@ -3,7 +3,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.ts';
-import { ensureSearchFile } from './search/sqlite-file.ts';
+import { ensureSearchFiles } from './search/sqlite-file.ts';
 import type { Database, DB } from './schema.ts';
 import { sqliteDialect } from './sqlite-dialect.ts';
 
@@ -16,7 +16,7 @@ export interface DatabaseOptions {
 export async function openDatabase({ dataDir, databaseUrl }: DatabaseOptions): Promise<Database> {
   const database = databaseUrl?.startsWith('postgres') ? openPostgres(databaseUrl) : openSqlite(dataDir, databaseUrl);
   await migrate(database.db);
-  if (database.sqlitePath) ensureSearchFile(database.sqlitePath);
+  if (database.sqlitePath) ensureSearchFiles(database.sqlitePath);
   return database;
 }
 

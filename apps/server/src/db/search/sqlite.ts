@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import SQLite from 'better-sqlite3';
 import { type RawBuilder, sql } from 'kysely';
 import { beforeDestroy } from '../database.ts';
@@ -5,15 +6,16 @@ import type { Database } from '../schema.ts';
 import { queryTerms } from './analyzer.ts';
 import { filterSql } from './filter.ts';
 import { rankHits, RANK_SLACK } from './rank.ts';
-import { attachSearchFile, ftsMatch, ftsTable, type Granularity, openSearchWriter, type SearchWriter } from './sqlite-file.ts';
+import { ftsMatch, ftsTable, type Granularity, openSearchWriter, type SearchWriter, searchFilePath } from './sqlite-file.ts';
 import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
 
 /**
- * SQLite FTS5: each collection's contentless tables in the search file (see sqlite-file.ts),
- * ranked by bm25() over that collection's rows only. FTS5 ranks the matches and only the best
- * k (and a few more, for ties: rank.ts) are joined to their rows. Searches run on a read-only
- * connection of their own with prepared statements kept, so a query costs little more than the
- * FTS5 match itself. The search file is written by whoever indexes.
+ * SQLite FTS5: each collection's tables in its own search file (see sqlite-file.ts), ranked by
+ * bm25() over that collection's rows only. FTS5 ranks the matches and only the best
+ * k (and a few more, for ties: rank.ts) are joined to their rows. Searches run on read-only
+ * connections of their own (one per recently searched collection, its file attached) with
+ * prepared statements kept, so a query costs little more than the FTS5 match itself. The search
+ * files are written by whoever indexes.
  */
 export function sqliteSearchIndex(database: Database): SearchIndex {
   const reader = openReader(database);
@@ -26,15 +28,10 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     writer = opened;
     return opened;
   };
-  const run = <Row>(query: RawBuilder<unknown>): Row[] => {
+  const run = <Row>(collectionId: string, query: RawBuilder<unknown>): Row[] => {
     const { sql: text, parameters } = query.compile(database.db);
-    try {
-      return reader.statement(text).all(...(parameters as unknown[])) as Row[];
-    } catch (error) {
-      // A collection without tables yet (nothing indexed) or deleted meanwhile matches nothing.
-      if (error instanceof SQLite.SqliteError && /no such table/.test(error.message)) return [];
-      throw error;
-    }
+    // A collection without a search file (nothing indexed yet, or deleted meanwhile) matches nothing.
+    return (reader.statement(collectionId, text)?.all(...(parameters as unknown[])) as Row[] | undefined) ?? [];
   };
 
   /**
@@ -46,17 +43,19 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
   const top = <Row extends { weight: number }>(granularity: Granularity, request: SearchRequest, join: (rowid: string) => RawBuilder<unknown>, columns: RawBuilder<unknown>): Row[] => {
     const terms = queryTerms(request.query);
     if (terms.length === 0) return [];
-    const table = ftsTable(request.collectionId, granularity);
-    const fts = sql.raw(`search."${table}"`);
-    const name = sql.raw(`"${table}"`);
+    const table = ftsTable(granularity);
+    const fts = sql.raw(`search.${table}`);
+    const name = sql.raw(table);
     const limit = request.k + RANK_SLACK;
     if (request.filter) {
       return run<Row>(
+        request.collectionId,
         sql`select ${columns}, -f.rank as weight from ${fts} f ${join('f.rowid')}
             where f.${name} match ${ftsMatch(terms)} and ${filterSql(request.filter)} order by f.rank limit ${limit}`,
       );
     }
     return run<Row>(
+      request.collectionId,
       sql`select ${columns}, -t.rank as weight from (select rowid, rank from ${fts} where ${name} match ${ftsMatch(terms)}
           and rowid not in (select row_id from search_deletions where collection_id = ${request.collectionId} and fts_table = ${granularity})
           order by rank limit ${limit}) t ${join('t.rowid')} order by t.rank`,
@@ -105,32 +104,72 @@ function sqlitePathOf(database: Database): string {
 }
 
 interface Reader {
-  statement(text: string): SQLite.Statement;
+  /** A prepared statement on the collection's connection; null when it has no search file. */
+  statement(collectionId: string, text: string): SQLite.Statement | null;
+}
+
+/** Connections kept open for the collections searched most recently. */
+const OPEN_COLLECTIONS = 32;
+
+interface CollectionReader {
+  connection: SQLite.Database;
+  /** The search file's inode: a file removed or rebuilt since is opened again. */
+  inode: number;
+  statements: Map<string, SQLite.Statement>;
 }
 
 const readers = new WeakMap<Database, Reader>();
 
-/** One read-only connection per database handle, closed with it. */
+/** Read-only connections per database handle (one per recent collection), closed with it. */
 function openReader(database: Database): Reader {
   const existing = readers.get(database);
   if (existing) return existing;
-  const connection = new SQLite(sqlitePathOf(database), { readonly: true, fileMustExist: true });
-  connection.pragma('busy_timeout = 5000');
-  attachSearchFile(connection, sqlitePathOf(database));
-  const statements = new Map<string, SQLite.Statement>();
+  const sqlitePath = sqlitePathOf(database);
+  const open = new Map<string, CollectionReader>();
+  const close = (collectionId: string) => {
+    open.get(collectionId)?.connection.close();
+    open.delete(collectionId);
+  };
+  const collectionReader = (collectionId: string): CollectionReader | null => {
+    const file = searchFilePath(sqlitePath, collectionId);
+    let inode: number;
+    try {
+      inode = statSync(file).ino;
+    } catch {
+      close(collectionId);
+      return null;
+    }
+    const current = open.get(collectionId);
+    if (current && current.inode === inode) {
+      // Most recently used last: the first is the one to close when too many are open.
+      open.delete(collectionId);
+      open.set(collectionId, current);
+      return current;
+    }
+    close(collectionId);
+    const connection = new SQLite(sqlitePath, { readonly: true, fileMustExist: true });
+    connection.pragma('busy_timeout = 5000');
+    connection.prepare('attach database ? as search').run(file);
+    const opened = { connection, inode, statements: new Map<string, SQLite.Statement>() };
+    open.set(collectionId, opened);
+    if (open.size > OPEN_COLLECTIONS) close(open.keys().next().value!);
+    return opened;
+  };
   const reader: Reader = {
-    statement(text) {
-      let statement = statements.get(text);
+    statement(collectionId, text) {
+      const collection = collectionReader(collectionId);
+      if (!collection) return null;
+      let statement = collection.statements.get(text);
       if (!statement) {
-        // Collections and filters make distinct SQL; a bounded cache keeps the common shapes prepared.
-        if (statements.size >= 256) statements.clear();
-        statement = connection.prepare(text);
-        statements.set(text, statement);
+        // Filters make distinct SQL; a bounded cache keeps the common shapes prepared.
+        if (collection.statements.size >= 64) collection.statements.clear();
+        statement = collection.connection.prepare(text);
+        collection.statements.set(text, statement);
       }
       return statement;
     },
   };
-  beforeDestroy(database, () => connection.close());
+  beforeDestroy(database, () => [...open.keys()].forEach(close));
   readers.set(database, reader);
   return reader;
 }
