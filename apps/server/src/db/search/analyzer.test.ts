@@ -16,11 +16,13 @@ test('words are Unicode letters and digits; diacritics and width do not make new
   expect(analyze("don't won't")).toEqual([]); // "don", "t", "won" are stop words
 });
 
-test('query terms are the distinct analyzed terms, at most 64; only stop words leave none', () => {
-  expect(queryTerms('What is the Capital of France? (2024) capitals')).toEqual(['capit', 'franc', '2024']);
-  expect(queryTerms('the and of')).toEqual([]);
-  expect(queryTerms('"; DROP TABLE x --')).toEqual(['drop', 'tabl', 'x']);
-  expect(queryTerms('?!')).toEqual([]);
+test('query terms are the distinct analyzed terms with their counts (at most 4), at most 64; only stop words leave none', () => {
+  const terms = (query: string) => queryTerms(query).map(({ term, count }) => (count > 1 ? `${term}*${count}` : term));
+  expect(terms('What is the Capital of France? (2024) capitals')).toEqual(['capit*2', 'franc', '2024']);
+  expect(terms('the and of')).toEqual([]);
+  expect(terms('"; DROP TABLE x --')).toEqual(['drop', 'tabl', 'x']);
+  expect(terms('?!')).toEqual([]);
+  expect(terms('index '.repeat(10))).toEqual(['index*4']);
   expect(queryTerms(Array.from({ length: 100 }, (_, i) => `w${i}`).join(' '))).toHaveLength(64);
 });
 

@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../schema.ts';
-import { analyze, BM25_B, BM25_K1, queryTerms } from './analyzer.ts';
+import { analyze, BM25_B, BM25_K1, type QueryTerm, queryTerms } from './analyzer.ts';
 import { filterSql } from './filter.ts';
 import { rankHits, RANK_SLACK } from './rank.ts';
 import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
@@ -10,7 +10,8 @@ type Granularity = 'documents' | 'pages' | 'coarse' | 'fine';
 /**
  * PostgreSQL: BM25 over postings of the analyzer's terms (migration 007), the same formula as
  * SQLite's FTS5 bm25() (k1 1.2, b 0.75, IDF ln((N - n + 0.5) / (n + 0.5)), at least 1e-6), so both
- * backends rank the same data the same way. Statistics are per collection and granularity:
+ * backends rank the same data the same way; a term the query repeats counts as often (FTS5 sums
+ * a repeated phrase as often). Statistics are per collection and granularity:
  * `search_postings` (collection, granularity, term, row) -> term frequency and row length, read
  * for the query's terms only (their count is the document frequency), and `search_stats`, rows
  * and tokens added up from deltas that the indexing transaction and deletions append (triggers
@@ -23,22 +24,23 @@ export function postgresSearchIndex({ db }: Database): SearchIndex {
    * arithmetic, step for step: idf * (tf * (k1 + 1)) / (tf + k1 * (1 - b + b * length / avgdl)).
    * A filter drops matched rows of other documents after the document frequencies are counted.
    */
-  const best = (granularity: Granularity, request: SearchRequest, terms: string[]): RawBuilder<unknown> => sql`
+  const best = (granularity: Granularity, request: SearchRequest, terms: QueryTerm[]): RawBuilder<unknown> => sql`
       with stats as (
         select coalesce(sum(rows), 0)::float8 as n, coalesce(sum(tokens), 0)::float8 as tokens
         from search_stats where collection_id = ${request.collectionId} and granularity = ${granularity}
       ),
+      qterms (term, qtf) as (select * from unnest(${terms.map((t) => t.term)}::text[], ${terms.map((t) => t.count)}::int[])),
       matched as (
-        select p.row_seq, p.document_id, p.tf::float8 as tf, p.length::float8 as length, count(*) over (partition by p.term)::float8 as df
-        from search_postings p
-        where p.collection_id = ${request.collectionId} and p.granularity = ${granularity} and p.term = any(${terms}::text[])
+        select p.row_seq, p.document_id, q.qtf, p.tf::float8 as tf, p.length::float8 as length, count(*) over (partition by p.term)::float8 as df
+        from search_postings p join qterms q on q.term = p.term
+        where p.collection_id = ${request.collectionId} and p.granularity = ${granularity} and p.term = any(${terms.map((t) => t.term)}::text[])
       ),
       weighted as (
-        select m.row_seq, m.document_id, ln((s.n - m.df + 0.5) / (m.df + 0.5)) as idf,
+        select m.row_seq, m.document_id, m.qtf, ln((s.n - m.df + 0.5) / (m.df + 0.5)) as idf,
                (m.tf * (${BM25_K1}::float8 + 1.0)) / (m.tf + ${BM25_K1}::float8 * (1.0 - ${BM25_B}::float8 + ${BM25_B}::float8 * m.length / (s.tokens / s.n))) as tf_part
         from matched m cross join stats s
       )
-      select w.row_seq as "rowSeq", sum(case when w.idf <= 0 then 1e-6::float8 else w.idf end * w.tf_part) as weight
+      select w.row_seq as "rowSeq", sum(w.qtf * (case when w.idf <= 0 then 1e-6::float8 else w.idf end * w.tf_part)) as weight
       from weighted w
       ${request.filter ? sql`where exists (select 1 from documents d where d.id = w.document_id and ${filterSql(request.filter)})` : sql``}
       group by w.row_seq

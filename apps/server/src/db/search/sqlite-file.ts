@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { whenUnlocked } from '../sqlite-busy.ts';
-import { analyze } from './analyzer.ts';
+import { analyze, type QueryTerm } from './analyzer.ts';
 
 /**
  * SQLite search files: one per collection, in a folder beside the main database file and derived
@@ -29,8 +29,11 @@ export type Granularity = (typeof GRANULARITIES)[number];
 /** The FTS5 table of a granularity inside a collection's search file. */
 export const ftsTable = (granularity: Granularity): string => `fts_${granularity}`;
 
-/** An FTS5 query matching rows holding any of these analyzed terms. */
-export const ftsMatch = (terms: string[]): string => terms.map((term) => `"${term}"`).join(' OR ');
+/**
+ * An FTS5 query matching rows holding any of these analyzed terms. A term is repeated as often as
+ * the query says it: bm25() sums over phrases, so that is its query term frequency.
+ */
+export const ftsMatch = (terms: QueryTerm[]): string => terms.flatMap(({ term, count }) => Array<string>(count).fill(`"${term}"`)).join(' OR ');
 
 /** `…/sift.db` -> `…/sift-search`: the folder of the collections' search files. */
 export function searchDirectory(sqlitePath: string): string {
