@@ -39,7 +39,7 @@ const COMMON =
   );
 
 /** English function words mixed with a Zipf-like vocabulary of 20,000 made-up content words. */
-function textGenerator(next: () => number) {
+export function textGenerator(next: () => number) {
   const syllables = ['ka', 'ro', 'mi', 'ten', 'sul', 'ar', 've', 'lo', 'dra', 'in', 'qui', 'pe', 'st', 'or', 'na', 'el', 'bu', 'fa', 'gri', 'mon'];
   const vocabulary = Array.from({ length: 20_000 }, (_, i) => {
     let word = '';

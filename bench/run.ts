@@ -1,17 +1,19 @@
 import { printDashboardBench, runDashboardBench } from './dashboard.ts';
 import { runModelsBench } from './models.ts';
+import { runQualityBench } from './quality.ts';
 import { runRetrievalBench } from './retrieval.ts';
 import { runUsageBench } from './usage.ts';
 
 /**
  * `npm run bench`: every benchmark in turn, each printing its own table. Figures, not
  * assertions: compare them with the targets printed beside them. `npm run bench -- retrieval`
- * runs one (dashboard, retrieval, models, usage).
+ * runs one (dashboard, retrieval, models, quality, usage).
  */
 const benches: Record<string, () => Promise<unknown>> = {
   dashboard: async () => printDashboardBench(await runDashboardBench()),
   retrieval: () => runRetrievalBench(),
   models: () => runModelsBench(),
+  quality: () => runQualityBench(),
   usage: () => runUsageBench(),
 };
 

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { analyze, bm25Score, queryTerms } from './analyzer.ts';
+import { analyze, bm25Score, queryTermCounts, queryTerms } from './analyzer.ts';
 import { rankHits } from './rank.ts';
 
 test('text becomes lower-case Porter stems of its words, stop words dropped, repeats kept', () => {
@@ -17,13 +17,14 @@ test('words are Unicode letters and digits; diacritics and width do not make new
 });
 
 test('query terms are the distinct analyzed terms with their counts (at most 4), at most 64; only stop words leave none', () => {
-  const terms = (query: string) => queryTerms(query).map(({ term, count }) => (count > 1 ? `${term}*${count}` : term));
+  const terms = (query: string) => queryTermCounts(query).map(({ term, count }) => (count > 1 ? `${term}*${count}` : term));
   expect(terms('What is the Capital of France? (2024) capitals')).toEqual(['capit*2', 'franc', '2024']);
   expect(terms('the and of')).toEqual([]);
   expect(terms('"; DROP TABLE x --')).toEqual(['drop', 'tabl', 'x']);
   expect(terms('?!')).toEqual([]);
   expect(terms('index '.repeat(10))).toEqual(['index*4']);
   expect(queryTerms(Array.from({ length: 100 }, (_, i) => `w${i}`).join(' '))).toHaveLength(64);
+  expect(queryTerms('index the index of indexing')).toEqual(['index']);
 });
 
 test('index terms are what FTS5 and PostgreSQL store: letters and digits only, no spaces', () => {

@@ -52,11 +52,16 @@ export interface QueryTerm {
 const MAX_QUERY_TERMS = 64;
 const MAX_QUERY_TERM_COUNT = 4;
 
+/** Distinct terms of a query, in first-seen order; at most 64. */
+export function queryTerms(query: string): string[] {
+  return queryTermCounts(query).map(({ term }) => term);
+}
+
 /**
- * The terms of a query, in first-seen order, each with its count: a term the query repeats
- * weighs more (long, natural-language queries say what matters more than once).
+ * The terms of a query, in first-seen order, each with its count (at most 4): a term the query
+ * repeats weighs more (long, natural-language queries say what matters more than once).
  */
-export function queryTerms(query: string): QueryTerm[] {
+export function queryTermCounts(query: string): QueryTerm[] {
   const counts = new Map<string, number>();
   for (const term of analyze(query)) {
     if (!counts.has(term) && counts.size >= MAX_QUERY_TERMS) continue;
@@ -67,6 +72,9 @@ export function queryTerms(query: string): QueryTerm[] {
 
 /** Monotonic map of a BM25 weight (0 and up) onto 0..1, the same for every query and backend. */
 export const bm25Score = (weight: number): number => (weight > 0 ? weight / (weight + 10) : 0);
+
+/** The BM25 weight a score stands for: the inverse of bm25Score. */
+export const bm25Weight = (score: number): number => (score > 0 ? (10 * score) / (1 - Math.min(score, 1 - 1e-12)) : 0);
 
 /** BM25's parameters, the same on both backends (FTS5's bm25() uses these values). */
 export const BM25_K1 = 1.2;

@@ -33,7 +33,8 @@ export const ftsTable = (granularity: Granularity): string => `fts_${granularity
  * An FTS5 query matching rows holding any of these analyzed terms. A term is repeated as often as
  * the query says it: bm25() sums over phrases, so that is its query term frequency.
  */
-export const ftsMatch = (terms: QueryTerm[]): string => terms.flatMap(({ term, count }) => Array<string>(count).fill(`"${term}"`)).join(' OR ');
+export const ftsMatch = (terms: readonly (string | QueryTerm)[]): string =>
+  terms.flatMap((term) => (typeof term === 'string' ? [`"${term}"`] : Array<string>(term.count).fill(`"${term.term}"`))).join(' OR ');
 
 /** `…/sift.db` -> `…/sift-search`: the folder of the collections' search files. */
 export function searchDirectory(sqlitePath: string): string {

@@ -3,9 +3,9 @@ import SQLite from 'better-sqlite3';
 import { type RawBuilder, sql } from 'kysely';
 import { beforeDestroy } from '../database.ts';
 import type { Database } from '../schema.ts';
-import { queryTerms } from './analyzer.ts';
+import { queryTermCounts } from './analyzer.ts';
 import { filterSql } from './filter.ts';
-import { rankHits, RANK_SLACK } from './rank.ts';
+import { rankHits, RANK_SLACK, rankingTerms } from './rank.ts';
 import { ftsMatch, ftsTable, type Granularity, openSearchWriter, type SearchWriter, searchFilePath } from './sqlite-file.ts';
 import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
 
@@ -41,7 +41,9 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
    * to their document in rank order until enough pass the filter.
    */
   const top = <Row extends { weight: number }>(granularity: Granularity, request: SearchRequest, join: (rowid: string) => RawBuilder<unknown>, columns: RawBuilder<unknown>): Row[] => {
-    const terms = queryTerms(request.query);
+    if (request.terms) return weightedTop<Row>(granularity, request, join, columns);
+    // A term the query repeats is a phrase repeated: bm25() sums over phrases (query term frequency).
+    const terms = queryTermCounts(request.query);
     if (terms.length === 0) return [];
     const table = ftsTable(granularity);
     const fts = sql.raw(`search.${table}`);
@@ -60,6 +62,58 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
           and rowid not in (select row_id from search_deletions where collection_id = ${request.collectionId} and fts_table = ${granularity})
           order by rank limit ${limit}) t ${join('t.rowid')} order by t.rank`,
     );
+  };
+
+  /**
+   * A weighted query (relevance feedback): each term's rows ranked by bm25() on their own (the
+   * same statistics as any query of the collection), their weights times that BM25 summed per
+   * row in SQL, and the best k (plus slack) joined to their rows.
+   */
+  const weightedTop = <Row extends { weight: number }>(
+    granularity: Granularity,
+    request: SearchRequest,
+    join: (rowid: string) => RawBuilder<unknown>,
+    columns: RawBuilder<unknown>,
+  ): Row[] => {
+    const terms = rankingTerms(request);
+    if (terms.length === 0) return [];
+    const table = ftsTable(granularity);
+    const fts = sql.raw(`search.${table}`);
+    const name = sql.raw(table);
+    const limit = request.k + RANK_SLACK;
+    const perTerm = terms.map(({ term, weight }) => sql`select rowid, rank, ${weight} as w from ${fts} where ${name} match ${ftsMatch([term])}`);
+    const summed = sql`select rowid, sum(w * -rank) as weight from (${sql.join(perTerm, sql` union all `)}) group by rowid`;
+    if (request.filter) {
+      return run<Row>(
+        request.collectionId,
+        sql`select ${columns}, t.weight as weight from (${summed}) t ${join('t.rowid')} where ${filterSql(request.filter)} order by t.weight desc limit ${limit}`,
+      );
+    }
+    return run<Row>(
+      request.collectionId,
+      sql`select ${columns}, t.weight as weight from (select rowid, weight from (${summed})
+          where rowid not in (select row_id from search_deletions where collection_id = ${request.collectionId} and fts_table = ${granularity})
+          order by weight desc limit ${limit}) t ${join('t.rowid')} order by t.weight desc`,
+    );
+  };
+
+  /** Document frequencies from an fts5vocab table over the collection's FTS table, made on its connection. */
+  const termStatistics: SearchIndex['termStatistics'] = async (collectionId, granularity, terms) => {
+    const table = ftsTable(granularity);
+    const vocabulary = `v_${table}`;
+    const created = reader.statement(collectionId, `create virtual table if not exists temp.${vocabulary} using fts5vocab(search, '${table}', 'row')`);
+    if (!created) return { rows: 0, frequencies: new Map() };
+    created.run();
+    const counted = run<{ n: number }>(collectionId, sql`select count(*) as n from ${sql.raw(`search.${table}`)}`);
+    const frequencies = new Map<string, number>();
+    if (terms.length > 0) {
+      const rows = run<{ term: string; doc: number }>(
+        collectionId,
+        sql`select term, doc from ${sql.raw(`temp.${vocabulary}`)} where term in (${sql.join(terms.map((term) => sql`${term}`))})`,
+      );
+      for (const row of rows) frequencies.set(row.term, row.doc);
+    }
+    return { rows: counted[0]?.n ?? 0, frequencies };
   };
 
   return {
@@ -91,6 +145,7 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
       );
       return rankHits(rows, request.k, (hit) => [hit.path, hit.startIndex]);
     },
+    termStatistics,
     indexDocuments: (documentIds) => searchWriter().index(documentIds),
     createCollection: (collectionId) => searchWriter().createCollection(collectionId),
     dropCollections: (collectionIds) => searchWriter().dropCollections(collectionIds),
