@@ -30,8 +30,14 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
   };
   const run = <Row>(collectionId: string, query: RawBuilder<unknown>): Row[] => {
     const { sql: text, parameters } = query.compile(database.db);
-    // A collection without a search file (nothing indexed yet, or deleted meanwhile) matches nothing.
-    return (reader.statement(collectionId, text)?.all(...(parameters as unknown[])) as Row[] | undefined) ?? [];
+    try {
+      // A collection without a search file (nothing indexed yet, or deleted meanwhile) matches nothing.
+      return (reader.statement(collectionId, text)?.all(...(parameters as unknown[])) as Row[] | undefined) ?? [];
+    } catch (error) {
+      // Nor does one whose file is being created this instant (its tables come in one transaction).
+      if (error instanceof SQLite.SqliteError && /no such (fts5 )?table/.test(error.message)) return [];
+      throw error;
+    }
   };
 
   /**
