@@ -16,6 +16,13 @@ test('words are Unicode letters and digits; diacritics and width do not make new
   expect(analyze("don't won't")).toEqual([]); // "don", "t", "won" are stop words
 });
 
+test('plain ASCII text gives the terms the Unicode path gives (only speed differs)', () => {
+  const text = 'Indexing 42 Reports: the RUNNING totals, e-mail & C++ (2024) relational-databases';
+  // One non-ASCII word at the end sends the same text down the Unicode path.
+  expect([...analyze(text), 'cafe']).toEqual(analyze(`${text} café`));
+  expect(analyze(text)).toEqual(['index', '42', 'report', 'run', 'total', 'e', 'mail', 'c', '2024', 'relat', 'databas']);
+});
+
 test('query terms are the distinct analyzed terms with their counts (at most 4), at most 64; only stop words leave none', () => {
   const terms = (query: string) => queryTermCounts(query).map(({ term, count }) => (count > 1 ? `${term}*${count}` : term));
   expect(terms('What is the Capital of France? (2024) capitals')).toEqual(['capit*2', 'franc', '2024']);

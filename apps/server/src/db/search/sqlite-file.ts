@@ -90,8 +90,11 @@ export interface SearchWriter {
 /** A collection's search file opened for writing, with the main file attached as `source`. */
 interface CollectionWriter {
   connection: SQLite.Database;
-  write(documents: string, lastDeletion: number): void;
+  /** These documents' rows of this collection, analyzed (before any lock is taken). */
+  analyze(documents: string): AnalyzedRows;
+  write(documents: string, analyzed: AnalyzedRows, lastDeletion: number): void;
 }
+type AnalyzedRows = [number, string][][];
 
 /** Files a writer keeps open: ingestion goes collection by collection, rarely through many at once. */
 const OPEN_WRITERS = 16;
@@ -139,7 +142,10 @@ export function openSearchWriter(sqlitePath: string): SearchWriter {
         // A collection deleted meanwhile gets no file back (its documents went with it).
         if (!collectionExists.get(collection)) continue;
         const writer = await writerOf(collection);
-        await whenUnlocked(() => writer.write(documents, last));
+        // Analyzed before the write lock is taken: the other ingestion thread writes meanwhile,
+        // and a busy retry does not analyze again.
+        const analyzed = writer.analyze(documents);
+        await whenUnlocked(() => writer.write(documents, analyzed, last));
       }
       // Applied deletions are dropped afterwards; after a crash in between they apply again, harmlessly.
       if (last > 0) await whenUnlocked(() => clearDeletions.run(last));
@@ -198,13 +204,17 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string): P
   // The write lock is taken by a plain row update first, so a busy file refuses the transaction
   // before any indexing work. Not `begin immediate`: that would lock the main file too.
   const takeLock = connection.prepare('update index_writes set writes = writes + 1');
-  const write = connection.transaction((documents: string, last: number) => {
+  const analyzeRows = (documents: string): AnalyzedRows =>
+    rowsOf.map(([rows]) => rows.all(documents).map((row): [number, string] => [row.rowid, analyze(row.text).join(' ')]));
+  const write = connection.transaction((documents: string, analyzed: AnalyzedRows, last: number) => {
     takeLock.run();
     for (const statement of applyDeletions) statement.run(last);
     replaceDocuments.run(documents);
-    for (const [rows, insert] of rowsOf) for (const row of rows.all(documents)) insert.run(row.rowid, analyze(row.text).join(' '));
+    rowsOf.forEach(([, insert], i) => {
+      for (const [rowid, terms] of analyzed[i]!) insert.run(rowid, terms);
+    });
   });
-  return { connection, write };
+  return { connection, analyze: analyzeRows, write };
 }
 
 function createTables(connection: SQLite.Database): void {
