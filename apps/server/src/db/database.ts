@@ -3,7 +3,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.ts';
-import { ensureSearchFile } from './search/sqlite-file.ts';
+import { ensureSearchFiles } from './search/sqlite-file.ts';
 import type { Database, DB } from './schema.ts';
 import { sqliteDialect } from './sqlite-dialect.ts';
 import { WAL_LIMIT_BYTES } from './wal-checkpoint.ts';
@@ -19,7 +19,7 @@ export interface DatabaseOptions {
 export async function openDatabase({ dataDir, databaseUrl, searchThreads }: DatabaseOptions): Promise<Database> {
   const database = databaseUrl?.startsWith('postgres') ? openPostgres(databaseUrl) : { ...openSqlite(dataDir, databaseUrl), searchThreads };
   await migrate(database);
-  if (database.sqlitePath) ensureSearchFile(database.sqlitePath);
+  if (database.sqlitePath) ensureSearchFiles(database.sqlitePath);
   return database;
 }
 

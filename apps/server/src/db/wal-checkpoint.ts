@@ -1,14 +1,15 @@
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import type { Database } from './schema.ts';
-import { searchFilePath } from './search/sqlite-file.ts';
+import { searchDirectory } from './search/sqlite-file.ts';
 
 /** A write-ahead log past this size is checkpointed and truncated at the next tick. */
 export const WAL_LIMIT_BYTES = 64 * 1024 * 1024;
 const CHECK_EVERY_MS = 1000;
 
 /**
- * Keeps SQLite's write-ahead logs (the main file's and the search file's) small while the server
+ * Keeps SQLite's write-ahead logs (the main file's and every collection's search file's) small while the server
  * runs. Automatic checkpoints are passive: under steady searches a reader always holds some old
  * frame, the log is never reset and grows with every write (10 GB seen under heavy ingestion).
  * Here a connection of its own checks each log's size every second and, past the limit, copies it
@@ -17,18 +18,27 @@ const CHECK_EVERY_MS = 1000;
  */
 export function keepWriteAheadLogsSmall(database: Database, limitBytes = WAL_LIMIT_BYTES): { stop(): void } {
   if (database.dialect !== 'sqlite' || !database.sqlitePath) return { stop() {} };
-  const logs = [database.sqlitePath, searchFilePath(database.sqlitePath)].map((file) => {
-    const connection = new SQLite(file, { timeout: 0, fileMustExist: true });
-    connection.pragma(`journal_size_limit = ${limitBytes}`);
-    return { wal: `${file}-wal`, connection };
-  });
+  const main = new SQLite(database.sqlitePath, { timeout: 0, fileMustExist: true });
+  main.pragma(`journal_size_limit = ${limitBytes}`);
+  const directory = searchDirectory(database.sqlitePath);
+  const checkpoint = (connection: SQLite.Database) => {
+    try {
+      connection.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // SQLITE_BUSY: another checkpoint runs, or a writer holds the lock; next tick.
+    }
+  };
   const timer = setInterval(() => {
-    for (const { wal, connection } of logs) {
-      if (sizeOf(wal) <= limitBytes) continue;
+    if (sizeOf(`${database.sqlitePath}-wal`) > limitBytes) checkpoint(main);
+    // Search files come and go with their collections: a connection only for the one that grew.
+    for (const name of listing(directory)) {
+      if (!name.endsWith('.db-wal') || sizeOf(join(directory, name)) <= limitBytes) continue;
       try {
-        connection.pragma('wal_checkpoint(TRUNCATE)');
+        const connection = new SQLite(join(directory, name.slice(0, -'-wal'.length)), { timeout: 0, fileMustExist: true });
+        checkpoint(connection);
+        connection.close();
       } catch {
-        // SQLITE_BUSY: another checkpoint runs, or a writer holds the lock; next tick.
+        // The collection was deleted meanwhile.
       }
     }
   }, CHECK_EVERY_MS);
@@ -36,7 +46,7 @@ export function keepWriteAheadLogsSmall(database: Database, limitBytes = WAL_LIM
   return {
     stop() {
       clearInterval(timer);
-      for (const { connection } of logs) connection.close();
+      main.close();
     },
   };
 }
@@ -46,5 +56,13 @@ function sizeOf(file: string): number {
     return statSync(file).size;
   } catch {
     return 0;
+  }
+}
+
+function listing(directory: string): string[] {
+  try {
+    return readdirSync(directory);
+  } catch {
+    return [];
   }
 }

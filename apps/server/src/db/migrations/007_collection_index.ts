@@ -6,10 +6,10 @@ import { rebuildPostgresIndex } from '../search/postgres.ts';
  * same BM25 on both dialects.
  *
  * SQLite: `search_deletions` names the collection of each deleted row, since each collection has
- * FTS5 tables of its own in the search file. The search file itself moves when the server opens
- * it (db/search/sqlite-file.ts): the shared tables of migration 006 are dropped and each
- * collection's tables are rebuilt from its stored text, pages and snippets, before the server
- * answers.
+ * a search file of its own. The files come when the server opens the database
+ * (db/search/sqlite-file.ts): migration 006's shared search file is removed and each collection's
+ * file is built from its stored text, pages and snippets, before the server answers (a one-time
+ * rebuild at the speed of indexing).
  *
  * PostgreSQL: the tsvector columns and their GIN indexes give way to postings of analyzed terms
  * per (collection, granularity, term, row), the row lengths, and per-collection statistics kept

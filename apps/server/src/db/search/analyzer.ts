@@ -63,9 +63,32 @@ function stem(word: string): string {
   return stemmed;
 }
 
-/** Distinct terms of a query, in first-seen order; at most 64 (a query is not a document). */
+/** A query term and how often the query says it (BM25's query term frequency). */
+export interface QueryTerm {
+  term: string;
+  count: number;
+}
+
+/** Most distinct terms a query keeps, and most times one counts (a query is not a document). */
+const MAX_QUERY_TERMS = 64;
+const MAX_QUERY_TERM_COUNT = 4;
+
+/** Distinct terms of a query, in first-seen order; at most 64. */
 export function queryTerms(query: string): string[] {
-  return [...new Set(analyze(query))].slice(0, 64);
+  return queryTermCounts(query).map(({ term }) => term);
+}
+
+/**
+ * The terms of a query, in first-seen order, each with its count (at most 4): a term the query
+ * repeats weighs more (long, natural-language queries say what matters more than once).
+ */
+export function queryTermCounts(query: string): QueryTerm[] {
+  const counts = new Map<string, number>();
+  for (const term of analyze(query)) {
+    if (!counts.has(term) && counts.size >= MAX_QUERY_TERMS) continue;
+    counts.set(term, Math.min(MAX_QUERY_TERM_COUNT, (counts.get(term) ?? 0) + 1));
+  }
+  return [...counts].map(([term, count]) => ({ term, count }));
 }
 
 /** Monotonic map of a BM25 weight (0 and up) onto 0..1, the same for every query and backend. */

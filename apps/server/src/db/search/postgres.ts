@@ -131,7 +131,7 @@ export async function indexPostgresDocuments(trx: Kysely<any>, documentIds: stri
       for (const column of Object.values(postings)) column.length = 0;
     };
     for (const row of rows) {
-      const terms = analyze(row.text);
+      const terms = await analyzeYielding(row.text);
       lengths.collection.push(row.collection_id);
       lengths.seq.push(row.seq);
       lengths.document.push(row.document_id);
@@ -155,6 +155,24 @@ export async function indexPostgresDocuments(trx: Kysely<any>, documentIds: stri
     }
   }
 }
+
+/**
+ * The analyzer's terms of a text, a slice of about 64 KB at a time cut at a space (terms never
+ * span one), with timers (lease renewals) run between slices: a large document takes a while.
+ */
+async function analyzeYielding(text: string): Promise<string[]> {
+  if (text.length <= SLICE) return analyze(text);
+  const terms: string[] = [];
+  for (let start = 0; start < text.length; ) {
+    const space = text.indexOf(' ', start + SLICE);
+    const end = space < 0 ? text.length : space;
+    for (const term of analyze(text.slice(start, end))) terms.push(term);
+    start = end;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return terms;
+}
+const SLICE = 65_536;
 
 /**
  * Postings built anew from the stored text, pages and snippets of every indexed document (or of

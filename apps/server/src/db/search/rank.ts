@@ -1,4 +1,4 @@
-import { bm25Score, queryTerms } from './analyzer.ts';
+import { bm25Score, queryTermCounts } from './analyzer.ts';
 import type { SearchRequest, WeightedTerm } from './types.ts';
 
 /**
@@ -30,7 +30,10 @@ function comparePlaces(a: (string | number)[], b: (string | number)[]): number {
   return 0;
 }
 
-/** What a request ranks by: its weighted terms, or else its query's distinct terms, each weighing 1. */
+/**
+ * What a request ranks by: its weighted terms, or else its query's distinct terms, each weighing
+ * as often as the query says it (BM25's query term frequency).
+ */
 export function rankingTerms(request: SearchRequest): WeightedTerm[] {
-  return request.terms ? request.terms.filter((term) => term.weight > 0) : queryTerms(request.query).map((term) => ({ term, weight: 1 }));
+  return request.terms ? request.terms.filter((term) => term.weight > 0) : queryTermCounts(request.query).map(({ term, count }) => ({ term, weight: count }));
 }

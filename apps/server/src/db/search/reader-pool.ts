@@ -5,40 +5,76 @@ import SQLite from 'better-sqlite3';
 
 /**
  * Searches off the HTTP thread: worker threads, each with a read-only connection to the database
- * (the search file attached as `search`) and its prepared statements, answer SQL sent to them.
+ * (a collection's search file attached as `search`) and its prepared statements, answer SQL sent to them.
  * A query goes to the thread with the fewest in flight, so queries run in parallel, one per
  * core by default, while the HTTP thread only parses, dispatches and serialises. SQLite readers
  * in WAL mode never wait for writers, so ingestion does not hold them up either.
  */
 export interface ReaderPool {
-  /** `setup`, when given, runs once per connection before the query (e.g. a temporary table it reads). */
-  all<Row>(text: string, parameters: readonly unknown[], setup?: string): Promise<Row[]>;
+  /**
+   * Runs a query on a connection with `searchFile` attached as `search`; no rows when that file
+   * does not exist (a collection with nothing indexed, or deleted meanwhile). `setup`, when given,
+   * runs once per connection before the query (e.g. a temporary table it reads).
+   */
+  all<Row>(searchFile: string, text: string, parameters: readonly unknown[], setup?: string): Promise<Row[]>;
   close(): Promise<void>;
 }
 
 export const defaultReaderThreads = (): number => availableParallelism();
 
-/** Plain JavaScript, so the threads need no TypeScript loader. */
+/**
+ * Plain JavaScript, so the threads need no TypeScript loader. Each thread keeps read-only
+ * connections for the search files it was asked about most recently (a file replaced since, by a
+ * rebuild, is opened again), each with its prepared statements.
+ */
 const readerThread = `
+const { statSync } = require('node:fs');
 const { parentPort, workerData } = require('node:worker_threads');
 const SQLite = require(workerData.driver);
-const connection = new SQLite(workerData.databasePath, { readonly: true, fileMustExist: true });
-connection.pragma('busy_timeout = 5000');
-connection.prepare('attach database ? as search').run(workerData.searchPath);
-const statements = new Map();
-const setups = new Set();
-parentPort.on('message', ({ id, text, parameters, setup }) => {
+const OPEN_FILES = 32;
+const open = new Map();
+const close = (file) => {
+  open.get(file)?.connection.close();
+  open.delete(file);
+};
+const reader = (file) => {
+  let inode;
   try {
-    if (setup && !setups.has(setup)) {
-      connection.exec(setup);
-      setups.add(setup);
+    inode = statSync(file).ino;
+  } catch {
+    close(file);
+    return null;
+  }
+  const current = open.get(file);
+  if (current && current.inode === inode) {
+    // Most recently used last: the first is the one to close when too many are open.
+    open.delete(file);
+    open.set(file, current);
+    return current;
+  }
+  close(file);
+  const connection = new SQLite(workerData.databasePath, { readonly: true, fileMustExist: true });
+  connection.pragma('busy_timeout = 5000');
+  connection.prepare('attach database ? as search').run(file);
+  const opened = { connection, inode, statements: new Map(), setups: new Set() };
+  open.set(file, opened);
+  if (open.size > OPEN_FILES) close(open.keys().next().value);
+  return opened;
+};
+parentPort.on('message', ({ id, file, text, parameters, setup }) => {
+  try {
+    const collection = reader(file);
+    if (!collection) return parentPort.postMessage({ id, rows: [] });
+    if (setup && !collection.setups.has(setup)) {
+      collection.connection.exec(setup);
+      collection.setups.add(setup);
     }
-    let statement = statements.get(text);
+    let statement = collection.statements.get(text);
     if (!statement) {
-      // Collections and filters make distinct SQL; a bounded cache keeps the common shapes prepared.
-      if (statements.size >= 256) statements.clear();
-      statement = connection.prepare(text);
-      statements.set(text, statement);
+      // Filters make distinct SQL; a bounded cache keeps the common shapes prepared.
+      if (collection.statements.size >= 64) collection.statements.clear();
+      statement = collection.connection.prepare(text);
+      collection.statements.set(text, statement);
     }
     parentPort.postMessage({ id, rows: statement.all(...parameters) });
   } catch (error) {
@@ -52,11 +88,11 @@ interface Pending {
   reject(error: Error): void;
 }
 
-export function openReaderPool(options: { databasePath: string; searchPath: string; threads: number }): ReaderPool {
+export function openReaderPool(options: { databasePath: string; threads: number }): ReaderPool {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   let nextId = 0;
   const threads = Array.from({ length: Math.max(1, options.threads) }, () => {
-    const worker = new Worker(readerThread, { eval: true, workerData: { driver, databasePath: options.databasePath, searchPath: options.searchPath } });
+    const worker = new Worker(readerThread, { eval: true, workerData: { driver, databasePath: options.databasePath } });
     // Idle readers do not keep the process alive.
     worker.unref();
     const pending = new Map<number, Pending>();
@@ -76,12 +112,12 @@ export function openReaderPool(options: { databasePath: string; searchPath: stri
   });
 
   return {
-    all<Row>(text: string, parameters: readonly unknown[], setup?: string) {
+    all<Row>(searchFile: string, text: string, parameters: readonly unknown[], setup?: string) {
       const thread = threads.reduce((least, candidate) => (candidate.pending.size < least.pending.size ? candidate : least));
       const id = nextId++;
       return new Promise<Row[]>((resolve, reject) => {
         thread.pending.set(id, { resolve: resolve as (rows: unknown[]) => void, reject });
-        thread.worker.postMessage({ id, text, parameters, setup });
+        thread.worker.postMessage({ id, file: searchFile, text, parameters, setup });
       });
     },
     async close() {

@@ -1,259 +1,303 @@
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { whenUnlocked } from '../sqlite-busy.ts';
-import { analyze } from './analyzer.ts';
+import { analyze, type QueryTerm } from './analyzer.ts';
 
 /**
- * The SQLite search file: beside the main database file and derived from it, it holds four
- * FTS5 tables per collection (`c<id>_documents`, `_pages`, `_coarse`, `_fine`), so a
- * collection's BM25 statistics are its own and a query reads only its collection's doclists.
+ * SQLite search files: one per collection, in a folder beside the main database file and derived
+ * from it (`sift.db` -> `sift-search/<collection id>.db`). Each holds four FTS5 tables
+ * (`fts_documents`, `fts_pages`, `fts_coarse`, `fts_fine`), so a collection's BM25 statistics are
+ * its own and a query reads only its collection's doclists. A file per collection rather than
+ * tables per collection in one file: SQLite parses a file's whole schema on every connection and
+ * after every schema change, so with a thousand collections (4,000 FTS5 tables, 20,000 schema
+ * rows) creating or dropping one took 1.4 s and a new connection's first query 27 s; with a file
+ * each, 18 ms, 5 ms (an unlink) and 1 ms, whatever the number of collections. Writes of
+ * different collections also take different locks.
+ *
  * The tables hold the analyzer's terms (analyzer.ts) separated by spaces, read back by FTS5's
- * `ascii` tokenizer unchanged, so bm25() counts exactly the analyzer's terms. Ingestion writes
- * the file in transactions of its own, so HTTP writes to the main file never wait for full-text
- * indexing; searches read both files through one connection (`attach ... as search`). Rows
- * deleted from the main file leave `search_deletions` (migrations 006, 007) for the next write
- * to apply. Tables missing for a collection are rebuilt from its stored pages, snippets and text;
- * tables of a collection that no longer exists are dropped.
+ * `ascii` tokenizer unchanged, so bm25() counts exactly the analyzer's terms. Ingestion writes a
+ * collection's file in transactions of its own, so HTTP writes to the main file never wait for
+ * full-text indexing; searches read the main file with the collection's file attached
+ * (`attach ... as search`). Rows deleted from the main file leave `search_deletions` (migrations
+ * 006, 007) for the next write to apply. At start, files of collections that no longer exist go
+ * and a collection without its file gets it back, filled from its stored pages, snippets and text.
  */
 export const GRANULARITIES = ['documents', 'pages', 'coarse', 'fine'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
 
-/** The FTS5 table of one collection and granularity (a UUID's hex digits make a safe name). */
-export const ftsTable = (collectionId: string, granularity: Granularity): string => `c${collectionId.replaceAll('-', '').toLowerCase()}_${granularity}`;
-const TABLE_NAME = /^c([0-9a-f]{32})_(documents|pages|coarse|fine)$/;
+/** The FTS5 table of a granularity inside a collection's search file. */
+export const ftsTable = (granularity: Granularity): string => `fts_${granularity}`;
 
-/** An FTS5 query matching rows holding any of these analyzed terms. */
-export const ftsMatch = (terms: string[]): string => terms.map((term) => `"${term}"`).join(' OR ');
+/**
+ * An FTS5 query matching rows holding any of these analyzed terms. A term is repeated as often as
+ * the query says it: bm25() sums over phrases, so that is its query term frequency.
+ */
+export const ftsMatch = (terms: readonly (string | QueryTerm)[]): string =>
+  terms.flatMap((term) => (typeof term === 'string' ? [`"${term}"`] : Array<string>(term.count).fill(`"${term.term}"`))).join(' OR ');
 
-/** `…/sift.db` -> `…/sift-search.db`. */
-export function searchFilePath(sqlitePath: string): string {
-  return sqlitePath.endsWith('.db') ? `${sqlitePath.slice(0, -'.db'.length)}-search.db` : `${sqlitePath}-search`;
+/** `…/sift.db` -> `…/sift-search`: the folder of the collections' search files. */
+export function searchDirectory(sqlitePath: string): string {
+  return sqlitePath.endsWith('.db') ? `${sqlitePath.slice(0, -'.db'.length)}-search` : `${sqlitePath}-search`;
 }
 
-/** Makes the search file's tables readable as `search.<table>` on a connection to the main file. */
-export function attachSearchFile(connection: SQLite.Database, sqlitePath: string): void {
-  connection.prepare('attach database ? as search').run(searchFilePath(sqlitePath));
+const COLLECTION_FILE = /^([0-9a-f-]{36})\.db$/;
+
+/** The search file of one collection (collection ids are UUIDs: safe file names). */
+export function searchFilePath(sqlitePath: string, collectionId: string): string {
+  if (!COLLECTION_FILE.test(`${collectionId}.db`)) throw new Error(`Not a collection id: ${collectionId}`);
+  return join(searchDirectory(sqlitePath), `${collectionId}.db`);
 }
 
-/** Rows (rowid, collection, text) of each granularity in the main file, for a set of documents, by rowid. */
+/**
+ * Makes a collection's tables readable as `search.<table>` on a connection to the main file;
+ * false when the collection has no search file (nothing indexed yet).
+ */
+export function attachSearchFile(connection: SQLite.Database, sqlitePath: string, collectionId: string): boolean {
+  const file = searchFilePath(sqlitePath, collectionId);
+  if (!existsSync(file)) return false;
+  connection.prepare('attach database ? as search').run(file);
+  return true;
+}
+
+/** Rows (rowid, text) of each granularity in the main file, for a set of documents, by rowid. */
 const sources: Record<Granularity, (documents: string) => string> = {
-  documents: (documents) => `select d.seq as rowid, d.collection_id as collection, coalesce(d.text, '') as text from source.documents d where d.id in (${documents})`,
-  pages: (documents) => `select p.seq as rowid, p.collection_id as collection, p.content as text from source.pages p where p.document_id in (${documents})`,
-  coarse: (documents) =>
-    `select c.seq as rowid, c.collection_id as collection, c.content as text from source.chunks c where c.document_id in (${documents}) and c.granularity = 'coarse'`,
-  fine: (documents) =>
-    `select c.seq as rowid, c.collection_id as collection, c.content as text from source.chunks c where c.document_id in (${documents}) and c.granularity = 'fine'`,
+  documents: (documents) => `select d.seq as rowid, coalesce(d.text, '') as text from source.documents d where d.id in (${documents})`,
+  pages: (documents) => `select p.seq as rowid, p.content as text from source.pages p where p.document_id in (${documents})`,
+  coarse: (documents) => `select c.seq as rowid, c.content as text from source.chunks c where c.document_id in (${documents}) and c.granularity = 'coarse'`,
+  fine: (documents) => `select c.seq as rowid, c.content as text from source.chunks c where c.document_id in (${documents}) and c.granularity = 'fine'`,
 };
 const seqColumn: Record<Granularity, string> = { documents: 'd.seq', pages: 'p.seq', coarse: 'c.seq', fine: 'c.seq' };
 interface SourceRow {
   rowid: number;
-  collection: string;
   text: string;
 }
 
 export interface SearchWriter {
   /**
-   * One transaction on the search file: pending deletions applied, then the pages, snippets and
-   * text of these documents (already written to the main file) indexed in place of any older rows.
+   * Per collection, one transaction on its search file: its pending deletions applied, then the
+   * pages, snippets and text of these documents (already written to the main file) indexed in
+   * place of any older rows.
    */
   index(documentIds: string[]): Promise<void>;
-  /** Creates a collection's tables (empty) unless they exist. */
+  /** Creates a collection's search file (empty) unless it exists. */
   createCollection(collectionId: string): Promise<void>;
-  /** Drops these collections' tables. */
+  /** Removes these collections' search files. */
   dropCollections(collectionIds: string[]): Promise<void>;
   close(): void;
 }
 
-/** Text of a batch analyzed before the write lock is taken; a larger batch is analyzed row by row inside. */
-const ANALYZE_AHEAD_BYTES = 16 * 1024 * 1024;
+/** A collection's search file opened for writing, with the main file attached as `source`. */
+interface CollectionWriter {
+  connection: SQLite.Database;
+  /** These documents' rows of this collection, analyzed (before any lock is taken). */
+  analyze(documents: string): AnalyzedRows;
+  write(documents: string, analyzed: AnalyzedRows, lastDeletion: number): void;
+}
+type AnalyzedRows = [number, string][][];
 
-/** The search file opened for writing; brings it in line with the main file first (see below). */
+/** Files a writer keeps open: ingestion goes collection by collection, rarely through many at once. */
+const OPEN_WRITERS = 16;
+
+/** The search files opened for writing, as collections need them. */
 export function openSearchWriter(sqlitePath: string): SearchWriter {
-  // No busy timeout: waits for the lock happen in whenUnlocked, between event-loop turns.
-  const connection = new SQLite(searchFilePath(sqlitePath), { timeout: 0 });
-  connection.pragma('journal_mode = WAL');
-  connection.pragma('synchronous = NORMAL');
-  connection.pragma('cache_size = -65536');
-  connection.prepare('attach database ? as source').run(sqlitePath);
+  // The main file: which collections documents and deletions belong to; deletions applied.
+  const main = new SQLite(sqlitePath, { fileMustExist: true, timeout: 0 });
+  const clearDeletions = main.prepare('delete from search_deletions where id <= ?');
+  const collectionsOf = main.prepare<[string], { collection: string }>(`select distinct collection_id as collection from documents where id in (select value from json_each(?))`);
+  const deletionsOf = main.prepare<[number], { collection: string }>('select distinct collection_id as collection from search_deletions where id <= ?');
+  const lastDeletion = main.prepare<[], { id: number | null }>('select max(id) as id from search_deletions');
+  const collectionExists = main.prepare<[string], { id: string }>('select id from collections where id = ?');
+  const writers = new Map<string, CollectionWriter>();
 
-  // Another connection (the server's, deleting a collection) may drop tables: no cache of which exist.
-  const tableExists = connection.prepare<[string], { name: string }>(`select name from main.sqlite_master where type = 'table' and name = ?`);
-  const hasTable = (table: string) => tableExists.get(table) !== undefined;
-  const ensureTables = (collectionId: string) => {
-    for (const granularity of GRANULARITIES) createTable(connection, ftsTable(collectionId, granularity));
-  };
-  const statements = new Map<string, SQLite.Statement>();
-  const statement = (text: string) => {
-    let prepared = statements.get(text);
-    if (!prepared) {
-      if (statements.size >= 512) statements.clear();
-      prepared = connection.prepare(text);
-      statements.set(text, prepared);
+  const writerOf = async (collectionId: string): Promise<CollectionWriter> => {
+    const open = writers.get(collectionId);
+    if (open) {
+      // Most recently used last: the first is the one to close when too many are open.
+      writers.delete(collectionId);
+      writers.set(collectionId, open);
+      return open;
     }
-    return prepared;
-  };
-  const dropTables = (collectionId: string) => {
-    for (const granularity of GRANULARITIES) connection.exec(`drop table if exists main."${ftsTable(collectionId, granularity)}"`);
-  };
-
-  const ids = `select value from json_each(?)`;
-  const lastDeletion = connection.prepare<[], { id: number | null }>('select max(id) as id from source.search_deletions');
-  const pendingDeletions = connection.prepare<[number], { collection: string; granularity: Granularity }>(
-    'select distinct collection_id as collection, fts_table as granularity from source.search_deletions where id <= ?',
-  );
-  const deleteRows = (table: string) =>
-    (`delete from main."${table}" where rowid in (select row_id from source.search_deletions where collection_id = ? and fts_table = ? and id <= ?)`);
-  const collectionExists = connection.prepare<[string], { id: string }>('select id from source.collections where id = ?');
-  const rowsOf = GRANULARITIES.map((granularity) => [granularity, connection.prepare<[string], SourceRow>(`${sources[granularity](ids)} order by rowid`)] as const);
-  const clearDeletions = connection.prepare('delete from source.search_deletions where id <= ?');
-  // The write lock is taken by a plain row update first, so a busy file refuses the transaction
-  // before any indexing work. Not `begin immediate`: that would lock the main file too.
-  const takeLock = connection.prepare('update index_writes set writes = writes + 1');
-
-  const applyDeletions = (last: number) => {
-    for (const { collection, granularity } of pendingDeletions.all(last)) {
-      const table = ftsTable(collection, granularity);
-      if (hasTable(table)) statement(deleteRows(table)).run(collection, granularity, last);
+    const writer = await openCollectionWriter(sqlitePath, collectionId);
+    writers.set(collectionId, writer);
+    if (writers.size > OPEN_WRITERS) {
+      const [oldest, closing] = writers.entries().next().value!;
+      writers.delete(oldest);
+      closing.connection.close();
     }
+    return writer;
   };
-  /** These documents' rows by granularity, with their analyzed terms, ready to insert. */
-  type AnalyzedRows = Iterable<readonly [Granularity, Iterable<{ rowid: number; collection: string; terms: string }>]>;
-  const analyzeRow = (row: SourceRow) => ({ rowid: row.rowid, collection: row.collection, terms: analyze(row.text).join(' ') });
-  const analyzeRows = (documents: string): AnalyzedRows => rowsOf.map(([granularity, rows]) => [granularity, rows.all(documents).map(analyzeRow)] as const);
-  /** The same, one granularity's text in memory at a time and each row analyzed as it is inserted. */
-  function* analyzeLazily(documents: string): AnalyzedRows {
-    for (const [granularity, rows] of rowsOf) {
-      const texts = rows.all(documents);
-      yield [granularity, (function* () {
-        for (const row of texts) yield analyzeRow(row);
-      })()] as const;
-    }
-  }
-  const textBytes = connection.prepare<[string], { bytes: number }>(`select coalesce(sum(text_bytes), 0) as bytes from source.documents where id in (${ids})`);
-
-  const write = connection.transaction((documents: string, analyzed: AnalyzedRows | null, last: number) => {
-    takeLock.run();
-    applyDeletions(last);
-    const ready = new Map<string, boolean>();
-    for (const [granularity, rows] of analyzed ?? analyzeLazily(documents)) {
-      for (const row of rows) {
-        let collectionReady = ready.get(row.collection);
-        if (collectionReady === undefined) {
-          // A collection deleted meanwhile gets no tables back.
-          collectionReady = collectionExists.get(row.collection) !== undefined;
-          if (collectionReady) ensureTables(row.collection);
-          ready.set(row.collection, collectionReady);
-        }
-        if (!collectionReady) continue;
-        const table = ftsTable(row.collection, granularity);
-        // A document indexed again keeps its seq: its old document-level row goes first.
-        if (granularity === 'documents') statement(`delete from main."${table}" where rowid = ?`).run(row.rowid);
-        statement(`insert into main."${table}" (rowid, content) values (?, ?)`).run(row.rowid, row.terms);
-      }
-    }
-  });
+  const forget = (collectionId: string) => {
+    writers.get(collectionId)?.connection.close();
+    writers.delete(collectionId);
+  };
 
   return {
     async index(documentIds) {
       const last = lastDeletion.get()?.id ?? 0;
       if (documentIds.length === 0 && last === 0) return;
       const documents = JSON.stringify(documentIds);
-      // The analyzer costs several times what FTS5 does with its terms: run it before taking the
-      // file's write lock, so another ingestion thread writes meanwhile and a busy retry does not
-      // analyze again. Rows read here that a deletion removes meanwhile leave search_deletions
-      // rows newer than `last`: the next write removes them, as when the deletion comes after.
-      // Past ANALYZE_AHEAD_BYTES of text the terms are made inside, one row at a time (bounded memory).
-      const analyzed = documentIds.length > 0 && (textBytes.get(documents)?.bytes ?? 0) <= ANALYZE_AHEAD_BYTES ? analyzeRows(documents) : null;
-      await whenUnlocked(() => write(documents, analyzed, last));
+      const collections = new Set([...collectionsOf.all(documents), ...(last > 0 ? deletionsOf.all(last) : [])].map((row) => row.collection));
+      for (const collection of collections) {
+        // A collection deleted meanwhile gets no file back (its documents went with it).
+        if (!collectionExists.get(collection)) continue;
+        const writer = await writerOf(collection);
+        // Analyzed before the write lock is taken: the other ingestion thread writes meanwhile,
+        // and a busy retry does not analyze again.
+        const analyzed = writer.analyze(documents);
+        await whenUnlocked(() => writer.write(documents, analyzed, last));
+      }
       // Applied deletions are dropped afterwards; after a crash in between they apply again, harmlessly.
       if (last > 0) await whenUnlocked(() => clearDeletions.run(last));
     },
     async createCollection(collectionId) {
-      await whenUnlocked(() => connection.transaction(() => ensureTables(collectionId))());
+      await writerOf(collectionId);
     },
     async dropCollections(collectionIds) {
-      if (collectionIds.length === 0) return;
-      await whenUnlocked(() => connection.transaction(() => collectionIds.forEach(dropTables))());
+      for (const collectionId of collectionIds) {
+        forget(collectionId);
+        removeSearchFile(searchFilePath(sqlitePath, collectionId));
+      }
     },
-    close: () => connection.close(),
+    close() {
+      for (const writer of writers.values()) writer.connection.close();
+      writers.clear();
+      main.close();
+    },
   };
 }
 
-/** Creates the search file, or brings it in line with the main file (at start), before anything reads it. */
-export function ensureSearchFile(sqlitePath: string): void {
-  const connection = new SQLite(searchFilePath(sqlitePath));
+/** Opens (creating when missing) a collection's search file and prepares its write. */
+async function openCollectionWriter(sqlitePath: string, collectionId: string): Promise<CollectionWriter> {
+  mkdirSync(searchDirectory(sqlitePath), { recursive: true });
+  // No busy timeout: waits for the lock happen in whenUnlocked, between event-loop turns.
+  const connection = new SQLite(searchFilePath(sqlitePath, collectionId), { timeout: 0 });
   try {
-    connection.pragma('journal_mode = WAL');
-    // Writers open later, with ingestion running: anything they need exists by then.
-    connection.exec('create table if not exists index_writes (writes integer not null); insert into index_writes select 0 where not exists (select 1 from index_writes);');
-    connection.prepare('attach database ? as source').run(sqlitePath);
-    reconcile(connection);
+    await whenUnlocked(() => {
+      connection.pragma('journal_mode = WAL');
+      connection.pragma('synchronous = NORMAL');
+      connection.transaction(() => createTables(connection))();
+    });
+  } catch (error) {
+    connection.close();
+    throw error;
+  }
+  connection.pragma('cache_size = -16384');
+  connection.prepare('attach database ? as source').run(sqlitePath);
+
+  const ids = `select value from json_each(?)`;
+  const applyDeletions = GRANULARITIES.map((granularity) =>
+    connection.prepare(
+      `delete from main.${ftsTable(granularity)} where rowid in (select row_id from source.search_deletions where collection_id = '${collectionId}' and fts_table = '${granularity}' and id <= ?)`,
+    ),
+  );
+  // A document indexed again keeps its seq: its old document-level row goes first.
+  const replaceDocuments = connection.prepare(`delete from main.fts_documents where rowid in (select seq from source.documents where id in (${ids}) and collection_id = '${collectionId}')`);
+  const rowsOf = GRANULARITIES.map(
+    (granularity) =>
+      [
+        // Documents of the batch in other collections are theirs to index.
+        connection.prepare<[string], SourceRow>(`${sources[granularity](ids)} and ${seqColumn[granularity].split('.')[0]}.collection_id = '${collectionId}' order by rowid`),
+        connection.prepare(`insert into main.${ftsTable(granularity)} (rowid, content) values (?, ?)`),
+      ] as const,
+  );
+  // The write lock is taken by a plain row update first, so a busy file refuses the transaction
+  // before any indexing work. Not `begin immediate`: that would lock the main file too.
+  const takeLock = connection.prepare('update index_writes set writes = writes + 1');
+  const analyzeRows = (documents: string): AnalyzedRows =>
+    rowsOf.map(([rows]) => rows.all(documents).map((row): [number, string] => [row.rowid, analyze(row.text).join(' ')]));
+  const write = connection.transaction((documents: string, analyzed: AnalyzedRows, last: number) => {
+    takeLock.run();
+    for (const statement of applyDeletions) statement.run(last);
+    replaceDocuments.run(documents);
+    rowsOf.forEach(([, insert], i) => {
+      for (const [rowid, terms] of analyzed[i]!) insert.run(rowid, terms);
+    });
+  });
+  return { connection, analyze: analyzeRows, write };
+}
+
+function createTables(connection: SQLite.Database): void {
+  connection.exec('create table if not exists index_writes (writes integer not null); insert into index_writes select 0 where not exists (select 1 from index_writes);');
+  for (const granularity of GRANULARITIES) {
+    // One column of analyzed terms; FTS5's default rank is bm25() with k1 1.2 and b 0.75. The
+    // table keeps its terms (not contentless): FTS5 then removes a deleted row's terms from the
+    // statistics exactly, where a contentless table's tombstones leave its document frequencies
+    // counted, and rankings would drift from PostgreSQL's and from a rebuilt index.
+    connection.exec(`create virtual table if not exists ${ftsTable(granularity)} using fts5(content, tokenize='ascii')`);
+  }
+}
+
+function removeSearchFile(file: string): void {
+  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${file}${suffix}`, { force: true });
+}
+
+/**
+ * Brings the search files in line with the main file, at start, before anything reads them:
+ * files of collections that are gone are removed (a crash after deleting a collection), and a
+ * collection without a complete file (a new or lost folder, the shared file of migration 006)
+ * gets one, filled from the pages, snippets and text of its indexed documents.
+ */
+export function ensureSearchFiles(sqlitePath: string): void {
+  // Migration 006's shared search file: its rows now live in each collection's file.
+  removeSearchFile(sqlitePath.endsWith('.db') ? `${sqlitePath.slice(0, -'.db'.length)}-search.db` : `${sqlitePath}-search`);
+  const directory = searchDirectory(sqlitePath);
+  mkdirSync(directory, { recursive: true });
+  const main = new SQLite(sqlitePath, { readonly: true, fileMustExist: true });
+  let collections: string[];
+  try {
+    const hasCollections = main.prepare(`select 1 from sqlite_master where name = 'collections'`).get();
+    collections = hasCollections ? main.prepare<[], { id: string }>('select id from collections').all().map((row) => row.id) : [];
+  } finally {
+    main.close();
+  }
+  const live = new Set(collections);
+  for (const name of readdirSync(directory)) {
+    const id = COLLECTION_FILE.exec(name.replace(/-(wal|shm|journal)$/, ''))?.[1];
+    if (id && !live.has(id)) rmSync(join(directory, name), { force: true });
+  }
+  for (const collectionId of collections) {
+    const file = searchFilePath(sqlitePath, collectionId);
+    if (existsSync(file) && isComplete(file)) continue;
+    rebuildCollection(sqlitePath, collectionId);
+  }
+}
+
+function isComplete(file: string): boolean {
+  const connection = new SQLite(file, { readonly: true });
+  try {
+    const names = new Set(connection.prepare<[], { name: string }>(`select name from sqlite_master where type = 'table'`).all().map((row) => row.name));
+    return names.has('index_writes') && GRANULARITIES.every((granularity) => names.has(ftsTable(granularity)));
   } finally {
     connection.close();
   }
 }
 
-/** Tables of collections in the search file. */
-function existingTables(connection: SQLite.Database): string[] {
-  return connection
-    .prepare<[], { name: string }>(`select name from main.sqlite_master where type = 'table'`)
-    .all()
-    .map((row) => row.name)
-    .filter((name) => TABLE_NAME.test(name));
-}
-
-function createTable(connection: SQLite.Database, table: string): void {
-  // One column of analyzed terms; FTS5's default rank is bm25() with k1 1.2 and b 0.75. The
-  // table keeps its terms (not contentless): FTS5 then removes a deleted row's terms from the
-  // statistics exactly, where a contentless table's tombstones leave its document frequencies
-  // counted, and rankings would drift from PostgreSQL's and from a rebuilt index.
-  connection.exec(`create virtual table if not exists main."${table}" using fts5(content, tokenize='ascii')`);
-}
-
-/**
- * The search file in line with the main one: tables of collections that are gone are dropped
- * (a crash after deleting a collection), and a collection whose tables are missing or incomplete
- * (a new or lost search file, the tables of migration 006) gets them back, filled from the pages,
- * snippets and text of its indexed documents.
- */
-function reconcile(connection: SQLite.Database): void {
-  const hasCollections = connection.prepare(`select 1 from source.sqlite_master where name = 'collections'`).get();
-  if (!hasCollections) return;
-  // Migration 006's shared tables: their rows now live in each collection's tables.
-  for (const table of ['documents_fts', 'pages_fts', 'coarse_fts', 'fine_fts']) connection.exec(`drop table if exists main.${table}`);
-  const collections = new Set(connection.prepare<[], { id: string }>('select id from source.collections').all().map((row) => row.id.replaceAll('-', '').toLowerCase()));
-  const complete = new Map<string, number>();
-  for (const table of existingTables(connection)) {
-    const hex = TABLE_NAME.exec(table)![1]!;
-    if (!collections.has(hex)) connection.exec(`drop table main."${table}"`);
-    else complete.set(hex, (complete.get(hex) ?? 0) + 1);
-  }
-  const missing = connection
-    .prepare<[], { id: string }>('select id from source.collections')
-    .all()
-    .filter((row) => complete.get(row.id.replaceAll('-', '').toLowerCase()) !== GRANULARITIES.length);
-  for (const { id } of missing) rebuildCollection(connection, id);
-}
-
-/** A collection's tables made anew from its indexed documents' stored rows, one transaction. */
-function rebuildCollection(connection: SQLite.Database, collectionId: string): void {
-  const indexed = `select id from source.documents where collection_id = ${quote(collectionId)} and index_status = 'indexed'`;
-  connection.transaction(() => {
-    for (const granularity of GRANULARITIES) {
-      const table = ftsTable(collectionId, granularity);
-      connection.exec(`drop table if exists main."${table}"`);
-      createTable(connection, table);
-      const insert = connection.prepare(`insert into main."${table}" (rowid, content) values (?, ?)`);
-      // Pages of rows by rowid: better-sqlite3 runs one statement at a time on a connection.
-      const page = connection.prepare<[number], SourceRow>(`${sources[granularity](indexed)} and ${seqColumn[granularity]} > ? order by rowid limit 256`);
-      for (let after = 0; ; ) {
-        const rows = page.all(after);
-        if (rows.length === 0) break;
-        for (const row of rows) insert.run(row.rowid, analyze(row.text).join(' '));
-        after = rows.at(-1)!.rowid;
+/** A collection's search file made anew from its indexed documents' stored rows. */
+export function rebuildCollection(sqlitePath: string, collectionId: string): void {
+  const file = searchFilePath(sqlitePath, collectionId);
+  removeSearchFile(file);
+  const connection = new SQLite(file);
+  try {
+    connection.pragma('journal_mode = WAL');
+    connection.prepare('attach database ? as source').run(sqlitePath);
+    const indexed = `select id from source.documents where collection_id = '${collectionId}' and index_status = 'indexed'`;
+    connection.transaction(() => {
+      createTables(connection);
+      for (const granularity of GRANULARITIES) {
+        const insert = connection.prepare(`insert into main.${ftsTable(granularity)} (rowid, content) values (?, ?)`);
+        // Pages of rows by rowid: better-sqlite3 runs one statement at a time on a connection.
+        const page = connection.prepare<[number], SourceRow>(`${sources[granularity](indexed)} and ${seqColumn[granularity]} > ? order by rowid limit 256`);
+        for (let after = 0; ; ) {
+          const rows = page.all(after);
+          if (rows.length === 0) break;
+          for (const row of rows) insert.run(row.rowid, analyze(row.text).join(' '));
+          after = rows.at(-1)!.rowid;
+        }
       }
-    }
+    })();
     connection.prepare('delete from source.search_deletions where collection_id = ?').run(collectionId);
-  })();
+  } finally {
+    connection.close();
+  }
 }
-
-const quote = (value: string) => `'${value.replaceAll("'", "''")}'`;

@@ -2,20 +2,21 @@ import SQLite from 'better-sqlite3';
 import { type RawBuilder, sql } from 'kysely';
 import { beforeDestroy } from '../database.ts';
 import type { Database } from '../schema.ts';
-import { queryTerms } from './analyzer.ts';
+import { queryTermCounts } from './analyzer.ts';
 import { filterSql } from './filter.ts';
 import { rankHits, RANK_SLACK, rankingTerms } from './rank.ts';
 import { defaultReaderThreads, openReaderPool, type ReaderPool } from './reader-pool.ts';
-import { ftsMatch, ftsTable, type Granularity, openSearchWriter, searchFilePath, type SearchWriter } from './sqlite-file.ts';
+import { ftsMatch, ftsTable, type Granularity, openSearchWriter, type SearchWriter, searchFilePath } from './sqlite-file.ts';
 import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
 
 /**
- * SQLite FTS5: each collection's contentless tables in the search file (see sqlite-file.ts),
- * ranked by bm25() over that collection's rows only. FTS5 ranks the matches and only the best
+ * SQLite FTS5: each collection's tables in its own search file (see sqlite-file.ts), ranked by
+ * bm25() over that collection's rows only. FTS5 ranks the matches and only the best
  * k (and a few more, for ties: rank.ts) are joined to their rows. Searches run on a pool of
- * reader threads (reader-pool.ts), read-only connections with their prepared statements kept, so
- * a query costs little more than the FTS5 match itself and several run at once, off the HTTP
- * thread. The search file is written by whoever indexes.
+ * reader threads (reader-pool.ts): read-only connections (one per recently searched collection,
+ * its file attached) with prepared statements kept, so a query costs little more than the FTS5
+ * match itself and several run at once, off the HTTP thread. The search files are written by
+ * whoever indexes.
  */
 export function sqliteSearchIndex(database: Database): SearchIndex {
   const reader = openReader(database);
@@ -29,12 +30,13 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     return opened;
   };
   /** `setup` runs once on each reader connection before the query (a temporary table it reads). */
-  const run = async <Row>(query: RawBuilder<unknown>, setup?: string): Promise<Row[]> => {
+  const run = async <Row>(collectionId: string, query: RawBuilder<unknown>, setup?: string): Promise<Row[]> => {
     const { sql: text, parameters } = query.compile(database.db);
     try {
-      return await reader.all<Row>(text, parameters, setup);
+      // A collection without a search file (nothing indexed yet, or deleted meanwhile) matches nothing.
+      return await reader.all<Row>(searchFilePath(sqlitePathOf(database), collectionId), text, parameters, setup);
     } catch (error) {
-      // A collection without tables yet (nothing indexed) or deleted meanwhile matches nothing.
+      // Nor does one whose file is being created this instant (its tables come in one transaction).
       if (error instanceof SQLite.SqliteError && /no such (fts5 )?table/.test(error.message)) return [];
       throw error;
     }
@@ -48,19 +50,22 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
    */
   const top = async <Row extends { weight: number }>(granularity: Granularity, request: SearchRequest, join: (rowid: string) => RawBuilder<unknown>, columns: RawBuilder<unknown>): Promise<Row[]> => {
     if (request.terms) return weightedTop<Row>(granularity, request, join, columns);
-    const terms = queryTerms(request.query);
+    // A term the query repeats is a phrase repeated: bm25() sums over phrases (query term frequency).
+    const terms = queryTermCounts(request.query);
     if (terms.length === 0) return [];
-    const table = ftsTable(request.collectionId, granularity);
-    const fts = sql.raw(`search."${table}"`);
-    const name = sql.raw(`"${table}"`);
+    const table = ftsTable(granularity);
+    const fts = sql.raw(`search.${table}`);
+    const name = sql.raw(table);
     const limit = request.k + RANK_SLACK;
     if (request.filter) {
       return run<Row>(
+        request.collectionId,
         sql`select ${columns}, -f.rank as weight from ${fts} f ${join('f.rowid')}
             where f.${name} match ${ftsMatch(terms)} and ${filterSql(request.filter)} order by f.rank limit ${limit}`,
       );
     }
     return run<Row>(
+      request.collectionId,
       sql`select ${columns}, -t.rank as weight from (select rowid, rank from ${fts} where ${name} match ${ftsMatch(terms)}
           and rowid not in (select row_id from search_deletions where collection_id = ${request.collectionId} and fts_table = ${granularity})
           order by rank limit ${limit}) t ${join('t.rowid')} order by t.rank`,
@@ -80,32 +85,38 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
   ): Promise<Row[]> => {
     const terms = rankingTerms(request);
     if (terms.length === 0) return Promise.resolve([]);
-    const table = ftsTable(request.collectionId, granularity);
-    const fts = sql.raw(`search."${table}"`);
-    const name = sql.raw(`"${table}"`);
+    const table = ftsTable(granularity);
+    const fts = sql.raw(`search.${table}`);
+    const name = sql.raw(table);
     const limit = request.k + RANK_SLACK;
     const perTerm = terms.map(({ term, weight }) => sql`select rowid, rank, ${weight} as w from ${fts} where ${name} match ${ftsMatch([term])}`);
     const summed = sql`select rowid, sum(w * -rank) as weight from (${sql.join(perTerm, sql` union all `)}) group by rowid`;
     if (request.filter) {
-      return run<Row>(sql`select ${columns}, t.weight as weight from (${summed}) t ${join('t.rowid')} where ${filterSql(request.filter)} order by t.weight desc limit ${limit}`);
+      return run<Row>(
+        request.collectionId,
+        sql`select ${columns}, t.weight as weight from (${summed}) t ${join('t.rowid')} where ${filterSql(request.filter)} order by t.weight desc limit ${limit}`,
+      );
     }
     return run<Row>(
+      request.collectionId,
       sql`select ${columns}, t.weight as weight from (select rowid, weight from (${summed})
           where rowid not in (select row_id from search_deletions where collection_id = ${request.collectionId} and fts_table = ${granularity})
           order by weight desc limit ${limit}) t ${join('t.rowid')} order by t.weight desc`,
     );
   };
 
-  /** Document frequencies from an fts5vocab table over the collection's FTS table, made once per reader connection. */
+  /** Document frequencies from an fts5vocab table over the collection's FTS table, made on its connection. */
   const termStatistics: SearchIndex['termStatistics'] = async (collectionId, granularity, terms) => {
-    const table = ftsTable(collectionId, granularity);
-    const vocabulary = `create virtual table if not exists temp."v_${table}" using fts5vocab(search, '${table}', 'row')`;
-    const counted = await run<{ n: number }>(sql`select count(*) as n from ${sql.raw(`search."${table}"`)}`);
+    const table = ftsTable(granularity);
+    const vocabulary = `v_${table}`;
+    const setup = `create virtual table if not exists temp.${vocabulary} using fts5vocab(search, '${table}', 'row')`;
+    const counted = await run<{ n: number }>(collectionId, sql`select count(*) as n from ${sql.raw(`search.${table}`)}`);
     const frequencies = new Map<string, number>();
     if (terms.length > 0) {
       const rows = await run<{ term: string; doc: number }>(
-        sql`select term, doc from ${sql.raw(`temp."v_${table}"`)} where term in (${sql.join(terms.map((term) => sql`${term}`))})`,
-        vocabulary,
+        collectionId,
+        sql`select term, doc from ${sql.raw(`temp.${vocabulary}`)} where term in (${sql.join(terms.map((term) => sql`${term}`))})`,
+        setup,
       );
       for (const row of rows) frequencies.set(row.term, row.doc);
     }
@@ -160,8 +171,7 @@ const readers = new WeakMap<Database, ReaderPool>();
 function openReader(database: Database): ReaderPool {
   const existing = readers.get(database);
   if (existing) return existing;
-  const databasePath = sqlitePathOf(database);
-  const pool = openReaderPool({ databasePath, searchPath: searchFilePath(databasePath), threads: database.searchThreads ?? defaultReaderThreads() });
+  const pool = openReaderPool({ databasePath: sqlitePathOf(database), threads: database.searchThreads ?? defaultReaderThreads() });
   beforeDestroy(database, () => pool.close());
   readers.set(database, pool);
   return pool;
