@@ -30,6 +30,9 @@ export interface CurrentOrganization {
 
 const OrganizationContext = createContext<CurrentOrganization | null>(null);
 
+/** The organization detail's query: a mutation that changes members, invites, keys or the name invalidates it. */
+export const organizationKey = (organizationId: string | null) => ['organization', organizationId] as const;
+
 async function fetchOrganizationInfo(organizationId: string) {
   try {
     return await postDashboard('/api/organizations/get-info', { organization_id: organizationId }, OrganizationDetail);
@@ -71,7 +74,7 @@ export function OrganizationProvider({ children }: { children: ReactNode }) {
     : null;
 
   const info = useQuery({
-    queryKey: ['organization', organizationId],
+    queryKey: organizationKey(organizationId),
     queryFn: () => fetchOrganizationInfo(organizationId!),
     enabled: organizationId !== null,
     retry: false,
@@ -94,7 +97,7 @@ export function OrganizationProvider({ children }: { children: ReactNode }) {
     setRequested(id);
   }, []);
   const reloadOrganization = useCallback(
-    () => queryClient.invalidateQueries({ queryKey: ['organization', organizationId] }),
+    () => queryClient.invalidateQueries({ queryKey: organizationKey(organizationId) }),
     [queryClient, organizationId],
   );
   const reloadCollections = useCallback(

@@ -6,6 +6,9 @@ import { messages } from './messages';
 import { navigate } from './router';
 import { clearSessionToken, getSessionToken, takeSessionFromFragment } from './session';
 
+/** The user and their organizations (the header's list): invalidated when a change adds, renames or removes one. */
+export const USER_KEY = ['user'] as const;
+
 type User = GetUserResponse['user'];
 type OrganizationSummary = GetUserResponse['organizations'][number];
 
@@ -37,7 +40,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     takeSessionFromFragment();
     return getSessionToken();
   });
-  const user = useQuery({ queryKey: ['user', token], queryFn: fetchUser, enabled: token !== null, retry: false, staleTime: Infinity });
+  const user = useQuery({ queryKey: [...USER_KEY, token], queryFn: fetchUser, enabled: token !== null, retry: false, staleTime: Infinity });
 
   const logout = useCallback(() => {
     clearSessionToken();

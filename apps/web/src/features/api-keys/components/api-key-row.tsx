@@ -7,10 +7,9 @@ import { Select } from '@/components/ui/select';
 import { COPY_CONFIRMATION_MS } from '@/lib/constants';
 import { formatUtcLongDate } from '@/lib/dates';
 import { failureMessage } from '@/lib/dashboard-api';
-import { type KeyPermission, useUpdateApiKey } from '../api/api-key-mutations';
-import { maskApiKey } from '../mask-api-key';
-
-export const PERMISSION_LABELS: Record<KeyPermission, string> = { read_only: 'Read Only', all: 'All Permissions' };
+import { useUpdateApiKey } from '@/features/api-keys/api/update-api-key';
+import { type KeyPermission, PERMISSION_LABELS, PERMISSION_OPTIONS } from '@/features/api-keys/key-permissions';
+import { maskApiKey } from '@/features/api-keys/mask-api-key';
 
 export function ApiKeyRow({ apiKey, isOwner, onDelete }: { apiKey: ApiKey; isOwner: boolean; onDelete(): void }) {
   const [shown, setShown] = useState(false);
@@ -105,7 +104,7 @@ export function ApiKeyRow({ apiKey, isOwner, onDelete }: { apiKey: ApiKey; isOwn
             disabled={update.isPending}
             className="w-full"
             onValueChange={changePermission}
-            options={(['read_only', 'all'] as const).map((value) => ({ value, label: PERMISSION_LABELS[value] }))}
+            options={PERMISSION_OPTIONS}
           />
         ) : (
           <span className="text-slate-700">{PERMISSION_LABELS[apiKey.permission]}</span>

@@ -5,7 +5,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Select } from '@/components/ui/select';
-import { MEMBER_PERMISSION_OPTIONS } from './invite-member-dialog';
+import { MEMBER_PERMISSION_OPTIONS } from '@/features/organization/member-permissions';
 import { InvitationSentDialog } from './invitation-sent-dialog';
 import { InviteMemberDialog } from './invite-member-dialog';
 import { MemberConfirmations, type PendingMemberAction } from './member-confirmations';
@@ -13,7 +13,7 @@ import { PermissionRequiredDialog } from './permission-required-dialog';
 
 const permissionBadge = (permission: 'OWNER' | 'MEMBER') => <Badge tone={permission === 'OWNER' ? 'purple' : 'blue'}>{permission}</Badge>;
 
-export function MembersCard({ organization, currentUserId, isOwner, onInvited }: { organization: OrganizationDetail; currentUserId: string; isOwner: boolean; onInvited(): void }) {
+export function MembersCard({ organization, currentUserId, isOwner }: { organization: OrganizationDetail; currentUserId: string; isOwner: boolean }) {
   const [inviting, setInviting] = useState(false);
   const [permissionRequired, setPermissionRequired] = useState(false);
   const [inviteUrl, setInviteUrl] = useState<string | null>(null);
@@ -84,7 +84,6 @@ export function MembersCard({ organization, currentUserId, isOwner, onInvited }:
         onSent={(url) => {
           setInviting(false);
           setInviteUrl(url);
-          onInvited();
         }}
       />
       <InvitationSentDialog inviteUrl={inviteUrl} onClose={() => setInviteUrl(null)} />

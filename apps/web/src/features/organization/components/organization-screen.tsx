@@ -7,7 +7,7 @@ import { OrganizationDetailsCard } from './organization-details-card';
 
 /** Four states: loading, error, none selected, loaded (spec §2 "Organization"). */
 export function OrganizationScreen() {
-  const { status, error, organizationId, organization, permission, reloadOrganization, noOrganization } = useCurrentOrganization();
+  const { status, error, organizationId, organization, permission, noOrganization } = useCurrentOrganization();
   const { user } = useSession();
 
   if (noOrganization) {
@@ -46,7 +46,7 @@ export function OrganizationScreen() {
   return (
     <Page title="Organization">
       <OrganizationDetailsCard organization={organization} isOwner={isOwner} />
-      <MembersCard organization={organization} currentUserId={user.id} isOwner={isOwner} onInvited={() => void reloadOrganization()} />
+      <MembersCard organization={organization} currentUserId={user.id} isOwner={isOwner} />
     </Page>
   );
 }
