@@ -14,16 +14,16 @@ const client = {
 };
 vi.mock('@/lib/provider-client', () => ({ createProviderClient: () => client }));
 
-let organization: Partial<CurrentOrganization>;
+let organization: Partial<CurrentOrganization> & { collectionsList?: string[] };
 vi.mock('@/lib/current-organization', () => ({ useCurrentOrganization: () => organization }));
+vi.mock('@/lib/collections-list', () => ({ useCollectionsList: () => ({ status: organization.status ?? 'success', collectionsList: organization.collectionsList ?? [] }) }));
 
-const ready: Partial<CurrentOrganization> = {
+const ready: Partial<CurrentOrganization> & { collectionsList?: string[] } = {
   status: 'success',
   error: null,
   organizationId: 'org-1',
   workingKey: 'sift_key',
   collectionsList: ['handbook', 'manuals'],
-  reloadCollections: async () => {},
 };
 
 const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();

@@ -6,6 +6,7 @@ import { NoOrganization } from '@/components/no-organization';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Page } from '@/components/ui/page';
+import { useCollectionsList } from '@/lib/collections-list';
 import { useCurrentOrganization } from '@/lib/current-organization';
 import { useRouteActive } from '@/lib/use-route-visited';
 import { collectionStatusKey, collectionStatusQueryOptions } from '../api/get-collection-status';
@@ -23,7 +24,8 @@ import { FileUploadPanel } from './file-upload-panel';
 
 /** The Collections screen (spec §2 "Collections", §4): browse, search by prefix, read, upload. */
 export function CollectionsView() {
-  const { organizationId, workingKey, collectionsList, status: organizationStatus, noOrganization } = useCurrentOrganization();
+  const { organizationId, workingKey, noOrganization } = useCurrentOrganization();
+  const { status: organizationStatus, collectionsList } = useCollectionsList();
   const [state, dispatch] = useReducer(collectionsReducer, initialCollectionsState);
   const [creating, setCreating] = useState(false);
   const now = useNow();

@@ -11,10 +11,11 @@ const client = {
 };
 vi.mock('@/lib/provider-client', () => ({ createProviderClient: () => client }));
 
-let organization: Partial<CurrentOrganization>;
+let organization: Partial<CurrentOrganization> & { collectionsList?: string[] };
 vi.mock('@/lib/current-organization', () => ({ useCurrentOrganization: () => organization }));
+vi.mock('@/lib/collections-list', () => ({ useCollectionsList: () => ({ status: organization.status ?? 'success', collectionsList: organization.collectionsList ?? [] }) }));
 
-const ready: Partial<CurrentOrganization> = {
+const ready: Partial<CurrentOrganization> & { collectionsList?: string[] } = {
   status: 'success',
   error: null,
   organizationId: 'org-1',
