@@ -3,8 +3,8 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { fakeServer, ids, organizationRoutes } from '@/test/fake-server';
-import { App } from './app';
-import { AppProviders } from './providers';
+import { App } from '@/app/app';
+import { AppProviders } from '@/app/providers';
 
 const invite = new UnsecuredJWT({ org_id: ids.organization, org_name: 'Acme', from_email: 'olivia@example.com', token: 't', exp: 2_000_000_000 }).encode();
 

@@ -5,7 +5,7 @@ import { fieldTrigger, Select } from '@/components/ui/select';
 import { USAGE_COLLECTION_DROPDOWN_MAX_HEIGHT, USAGE_COLLECTION_DROPDOWN_MIN_WIDTH } from '@/lib/constants';
 import { useCollectionsList } from '@/lib/collections-list';
 import { useCurrentOrganization } from '@/lib/current-organization';
-import { type CollectionSelection, clearAll, selectionLabel, toggleAll, toggleCollection } from './collection-selection';
+import { type CollectionSelection, clearAll, selectionLabel, toggleAll, toggleCollection } from '@/components/collection-selection';
 
 /** The collection pickers' words (spec §2 "Search" picker messages). */
 export const collectionPickerMessages = {

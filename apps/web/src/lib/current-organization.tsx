@@ -1,11 +1,11 @@
 import { OrganizationDetail } from '@sift/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
-import { useSession } from './current-user';
-import { DashboardApiError, postDashboard } from './dashboard-api';
-import { messages } from './messages';
-import { selectOrganization } from './organization-selection';
-import { readStored, storageKeys, writeStored } from './storage-keys';
+import { useSession } from '@/lib/current-user';
+import { DashboardApiError, postDashboard } from '@/lib/dashboard-api';
+import { messages } from '@/lib/messages';
+import { selectOrganization } from '@/lib/organization-selection';
+import { readStored, storageKeys, writeStored } from '@/lib/storage-keys';
 
 export type LoadStatus = 'idle' | 'loading' | 'success' | 'error';
 

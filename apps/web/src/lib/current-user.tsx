@@ -1,10 +1,10 @@
 import { GetUserResponse } from '@sift/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { DashboardApiError, postDashboard } from './dashboard-api';
-import { messages } from './messages';
-import { navigate } from './router';
-import { clearSessionToken, getSessionToken, takeSessionFromFragment } from './session';
+import { DashboardApiError, postDashboard } from '@/lib/dashboard-api';
+import { messages } from '@/lib/messages';
+import { navigate } from '@/lib/router';
+import { clearSessionToken, getSessionToken, takeSessionFromFragment } from '@/lib/session';
 
 /** The user and their organizations (the header's list): invalidated when a change adds, renames or removes one. */
 export const USER_KEY = ['user'] as const;

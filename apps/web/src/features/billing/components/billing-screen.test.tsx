@@ -4,7 +4,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { CurrentOrganization } from '@/lib/current-organization';
-import { BillingScreen } from './billing-screen';
+import { BillingScreen } from '@/features/billing/components/billing-screen';
 
 const organizationId = '7b0c6a36-4c1e-4a8f-9a53-0a1f0f0c2b11';
 let current: Partial<CurrentOrganization>;

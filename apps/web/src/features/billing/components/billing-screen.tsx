@@ -5,14 +5,14 @@ import { removeQueryParam, useLocation } from '@/lib/router';
 import { useCancelPlan } from '@/features/billing/api/cancel-plan';
 import { useBillingStatus } from '@/features/billing/api/get-billing-status';
 import { useSubscribe } from '@/features/billing/api/subscribe';
-import { billingMessages } from '../billing-messages';
-import { type PlanType, planByType } from '../billing-plans';
-import { BillingHistory } from './billing-history';
-import { CancelPlanDialog } from './cancel-plan-dialog';
-import { ConfirmSubscriptionDialog } from './confirm-subscription-dialog';
-import { ModelCards } from './model-cards';
-import { PlanCards } from './plan-cards';
-import { ThankYouDialog } from './thank-you-dialog';
+import { billingMessages } from '@/features/billing/billing-messages';
+import { type PlanType, planByType } from '@/features/billing/billing-plans';
+import { BillingHistory } from '@/features/billing/components/billing-history';
+import { CancelPlanDialog } from '@/features/billing/components/cancel-plan-dialog';
+import { ConfirmSubscriptionDialog } from '@/features/billing/components/confirm-subscription-dialog';
+import { ModelCards } from '@/features/billing/components/model-cards';
+import { PlanCards } from '@/features/billing/components/plan-cards';
+import { ThankYouDialog } from '@/features/billing/components/thank-you-dialog';
 
 export const RECENT_SUBSCRIPTION_PARAM = 'recent_subscription_type';
 

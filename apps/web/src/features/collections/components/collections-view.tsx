@@ -9,18 +9,18 @@ import { Page } from '@/components/ui/page';
 import { useCollectionsList } from '@/lib/collections-list';
 import { useCurrentOrganization } from '@/lib/current-organization';
 import { useRouteActive } from '@/lib/use-route-visited';
-import { collectionStatusKey, collectionStatusQueryOptions } from '../api/get-collection-status';
-import { documentsKey, documentsQueryOptions } from '../api/list-documents';
-import { collectionsMessages } from '../collections-messages';
-import { collectionsReducer, initialCollectionsState } from '../collections-state';
-import { useDebouncedValue } from '../use-debounced-value';
-import { useFileUploads } from '../use-file-uploads';
-import { useNow } from '../use-now';
-import { CollectionStatusCounters } from './collection-status-counters';
-import { CreateCollectionDialog } from './create-collection-dialog';
-import { DocumentContentPane } from './document-content-pane';
-import { DocumentsTable } from './documents-table';
-import { FileUploadPanel } from './file-upload-panel';
+import { collectionStatusKey, collectionStatusQueryOptions } from '@/features/collections/api/get-collection-status';
+import { documentsKey, documentsQueryOptions } from '@/features/collections/api/list-documents';
+import { collectionsMessages } from '@/features/collections/collections-messages';
+import { collectionsReducer, initialCollectionsState } from '@/features/collections/collections-state';
+import { useDebouncedValue } from '@/features/collections/use-debounced-value';
+import { useFileUploads } from '@/features/collections/use-file-uploads';
+import { useNow } from '@/features/collections/use-now';
+import { CollectionStatusCounters } from '@/features/collections/components/collection-status-counters';
+import { CreateCollectionDialog } from '@/features/collections/components/create-collection-dialog';
+import { DocumentContentPane } from '@/features/collections/components/document-content-pane';
+import { DocumentsTable } from '@/features/collections/components/documents-table';
+import { FileUploadPanel } from '@/features/collections/components/file-upload-panel';
 
 /** The Collections screen (spec §2 "Collections", §4): browse, search by prefix, read, upload. */
 export function CollectionsView() {

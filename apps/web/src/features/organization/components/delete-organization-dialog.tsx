@@ -5,7 +5,7 @@ import { failureMessage } from '@/lib/dashboard-api';
 import { organizationAge } from '@/lib/dates';
 import { navigate } from '@/lib/router';
 import { useDeleteOrganization } from '@/features/organization/api/delete-organization';
-import { confirmsOrganizationId, displayOrganizationId } from '../organization-id';
+import { confirmsOrganizationId, displayOrganizationId } from '@/features/organization/organization-id';
 
 const ID_MISMATCH = 'Organization ID does not match. Please enter the correct ID.';
 

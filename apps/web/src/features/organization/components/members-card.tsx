@@ -6,10 +6,10 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Select } from '@/components/ui/select';
 import { MEMBER_PERMISSION_OPTIONS } from '@/features/organization/member-permissions';
-import { InvitationSentDialog } from './invitation-sent-dialog';
-import { InviteMemberDialog } from './invite-member-dialog';
-import { MemberConfirmations, type PendingMemberAction } from './member-confirmations';
-import { PermissionRequiredDialog } from './permission-required-dialog';
+import { InvitationSentDialog } from '@/features/organization/components/invitation-sent-dialog';
+import { InviteMemberDialog } from '@/features/organization/components/invite-member-dialog';
+import { MemberConfirmations, type PendingMemberAction } from '@/features/organization/components/member-confirmations';
+import { PermissionRequiredDialog } from '@/features/organization/components/permission-required-dialog';
 
 const permissionBadge = (permission: 'OWNER' | 'MEMBER') => <Badge tone={permission === 'OWNER' ? 'purple' : 'blue'}>{permission}</Badge>;
 

@@ -2,8 +2,8 @@ import { NoOrganization } from '@/components/no-organization';
 import { Page } from '@/components/ui/page';
 import { useCurrentOrganization } from '@/lib/current-organization';
 import { useSession } from '@/lib/current-user';
-import { MembersCard } from './members-card';
-import { OrganizationDetailsCard } from './organization-details-card';
+import { MembersCard } from '@/features/organization/components/members-card';
+import { OrganizationDetailsCard } from '@/features/organization/components/organization-details-card';
 
 /** Four states: loading, error, none selected, loaded (spec §2 "Organization"). */
 export function OrganizationScreen() {

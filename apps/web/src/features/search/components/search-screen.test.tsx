@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { navigate } from '@/lib/router';
-import { SearchScreen } from './search-screen';
+import { SearchScreen } from '@/features/search/components/search-screen';
 
 vi.mock('@/lib/provider-client', () => ({ createProviderClient: () => ({}) }));
 vi.mock('@/lib/current-organization', () => ({

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CurrentOrganization } from '@/lib/current-organization';
 import { setSessionToken } from '@/lib/session';
-import { UsageView } from './usage-view';
+import { UsageView } from '@/features/usage/components/usage-view';
 
 // The SDK client is the only boundary replaced: `post(path)` answers what the server would.
 const answers = new Map<string, () => Promise<unknown>>();
