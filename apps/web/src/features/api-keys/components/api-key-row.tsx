@@ -55,18 +55,22 @@ export function ApiKeyRow({ apiKey, isOwner, onDelete }: { apiKey: ApiKey; isOwn
             {apiKey.name}
           </span>
         ) : (
-          // The whole cell: save and cancel sit in the Actions column while renaming.
-          <Input
-            aria-label="API key name"
-            value={draftName}
-            autoFocus
-            className="h-8 py-1"
-            onChange={(event) => setDraftName(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter') saveName();
-              if (event.key === 'Escape') setDraftName(null);
-            }}
-          />
+          // The whole cell: save and cancel sit in the Actions column while renaming; the row
+          // still names the key it edits.
+          <>
+            <span className="sr-only">{apiKey.name}</span>
+            <Input
+              aria-label="API key name"
+              value={draftName}
+              autoFocus
+              className="h-8 py-1"
+              onChange={(event) => setDraftName(event.target.value)}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter') saveName();
+                if (event.key === 'Escape') setDraftName(null);
+              }}
+            />
+          </>
         )}
       </td>
       <td className="px-4 py-3">
