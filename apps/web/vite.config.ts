@@ -20,6 +20,6 @@ export default defineConfig({
     environment: 'jsdom',
     setupFiles: ['src/test-setup.ts'],
     // Screen tests drive several dialogs each; on a busy 2-core machine 5 s is too tight.
-    testTimeout: 20_000,
+    testTimeout: 30_000,
   },
 });
