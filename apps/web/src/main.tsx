@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from '@/app/app';
 import { AppProviders } from '@/app/providers';
 import { captureMarketplaceArrival } from '@/features/marketplace/marketplaces';
-import './index.css';
+import '@/index.css';
 
 captureMarketplaceArrival();
 

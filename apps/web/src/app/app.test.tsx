@@ -3,8 +3,8 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { fakeServer, ids, organizationRoutes } from '@/test/fake-server';
-import { App } from './app';
-import { AppProviders } from './providers';
+import { App } from '@/app/app';
+import { AppProviders } from '@/app/providers';
 
 const invite = new UnsecuredJWT({ org_id: ids.organization, org_name: 'Acme', from_email: 'olivia@example.com', token: 't', exp: 2_000_000_000 }).encode();
 
@@ -46,7 +46,8 @@ test('the invite dialog names who invited and where; a refused accept alerts wit
   const user = userEvent.setup();
   fakeServer({ ...organizationRoutes('OWNER'), '/api/organizations/users/accept-invite': () => ({ status: 422, body: { detail: 'This invitation is invalid or has expired.' } }) });
   renderApp(`/api-keys?invite=${invite}`);
-  const dialog = await screen.findByRole('dialog', { name: 'Organization Invitation' });
+  // The dialog's code loads on first open: give a busy machine time.
+  const dialog = await screen.findByRole('dialog', { name: 'Organization Invitation' }, { timeout: 10_000 });
   expect(dialog.textContent).toContain('olivia@example.com has invited you to join Acme.');
   await user.click(screen.getByRole('button', { name: 'Accept' }));
   await waitFor(() => expect(window.alert).toHaveBeenCalledWith('Failed to accept invite: This invitation is invalid or has expired.'));

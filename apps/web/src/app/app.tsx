@@ -6,7 +6,7 @@ import { MarketplaceDialog } from '@/features/marketplace/components/marketplace
 import { useSession } from '@/lib/current-user';
 import { navigate, useLocation } from '@/lib/router';
 import { type Route, resolveRoute } from '@/lib/routes';
-import { Shell } from './shell/shell';
+import { Shell } from '@/app/shell/shell';
 
 /** Screens other than API Keys load as their own chunks, so the first load stays light. */
 const SearchScreen = lazy(() => import('@/features/search/components/search-screen').then((m) => ({ default: m.SearchScreen })));

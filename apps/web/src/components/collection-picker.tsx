@@ -3,8 +3,9 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { cn } from '@/components/ui/cn';
 import { fieldTrigger, Select } from '@/components/ui/select';
 import { USAGE_COLLECTION_DROPDOWN_MAX_HEIGHT, USAGE_COLLECTION_DROPDOWN_MIN_WIDTH } from '@/lib/constants';
+import { useCollectionsList } from '@/lib/collections-list';
 import { useCurrentOrganization } from '@/lib/current-organization';
-import { type CollectionSelection, clearAll, selectionLabel, toggleAll, toggleCollection } from './collection-selection';
+import { type CollectionSelection, clearAll, selectionLabel, toggleAll, toggleCollection } from '@/components/collection-selection';
 
 /** The collection pickers' words (spec §2 "Search" picker messages). */
 export const collectionPickerMessages = {
@@ -24,7 +25,8 @@ const LIST_MAX_HEIGHT = `min(${USAGE_COLLECTION_DROPDOWN_MAX_HEIGHT}px, 50vh)`;
  * several with 'All Collections' and 'Clear All' (Usage, spec §4).
  */
 export function CollectionPicker(props: { placeholder: string; value: string | null; onChange(name: string): void } | { selection: CollectionSelection; onSelectionChange(selection: CollectionSelection): void }) {
-  const { status, error, workingKey, collectionsList } = useCurrentOrganization();
+  const { error, workingKey } = useCurrentOrganization();
+  const { status, collectionsList } = useCollectionsList();
   if ('selection' in props) return <CollectionChecklist collections={collectionsList} selection={props.selection} onChange={props.onSelectionChange} />;
   if (status === 'error') return <PickerNote tone="error">{error}</PickerNote>;
   if (status !== 'success') return <PickerNote>{collectionPickerMessages.loading}</PickerNote>;

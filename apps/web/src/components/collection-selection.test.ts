@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { allCollections, clearAll, collectionNamesOf, selectionLabel, toggleAll, toggleCollection } from './collection-selection';
+import { allCollections, clearAll, collectionNamesOf, selectionLabel, toggleAll, toggleCollection } from '@/components/collection-selection';
 
 describe('usage collection selection (spec §4)', () => {
   test('All is on by default and the collection list is omitted', () => {

@@ -1,11 +1,11 @@
-import { type BillingStatusResponse, BillingStatusResponse as BillingStatusSchema, OrganizationDetail } from '@sift/contracts';
+import { OrganizationDetail } from '@sift/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
-import { useSession } from './current-user';
-import { DashboardApiError, postDashboard } from './dashboard-api';
-import { messages } from './messages';
-import { selectOrganization } from './organization-selection';
-import { readStored, storageKeys, writeStored } from './storage-keys';
+import { useSession } from '@/lib/current-user';
+import { DashboardApiError, postDashboard } from '@/lib/dashboard-api';
+import { messages } from '@/lib/messages';
+import { selectOrganization } from '@/lib/organization-selection';
+import { readStored, storageKeys, writeStored } from '@/lib/storage-keys';
 
 export type LoadStatus = 'idle' | 'loading' | 'success' | 'error';
 
@@ -20,15 +20,15 @@ export interface CurrentOrganization {
   permission: 'OWNER' | 'MEMBER' | null;
   /** The organization's first API key, used for provider calls; null when it has none. */
   workingKey: string | null;
-  collectionsList: string[];
-  billing: BillingStatusResponse | null;
   selectOrganization(id: string): void;
   /** Refetches the organization detail (after invites, key changes...). */
   reloadOrganization(): Promise<void>;
-  reloadCollections(): Promise<void>;
 }
 
 const OrganizationContext = createContext<CurrentOrganization | null>(null);
+
+/** The organization detail's query: a mutation that changes members, invites, keys or the name invalidates it. */
+export const organizationKey = (organizationId: string | null) => ['organization', organizationId] as const;
 
 async function fetchOrganizationInfo(organizationId: string) {
   try {
@@ -39,28 +39,11 @@ async function fetchOrganizationInfo(organizationId: string) {
   }
 }
 
-/** A billing status failure leaves billing empty (spec §4, §8: only logged). */
-async function fetchBillingStatus(organizationId: string) {
-  try {
-    return await postDashboard('/billing/status', { organization_id: organizationId }, BillingStatusSchema);
-  } catch (error) {
-    console.error('billing status failed', error);
-    return null;
-  }
-}
-
-async function fetchCollectionsList(workingKey: string | null): Promise<string[]> {
-  if (!workingKey) return [];
-  // Loaded on demand: the provider SDK stays out of the first-load bundle.
-  const { createProviderClient } = await import('./provider-client');
-  const { collection_names } = await createProviderClient(workingKey).collections.getList();
-  return collection_names;
-}
-
 /**
- * The selected organization and what is loaded with it (spec §4): its detail and working key,
- * its billing status and its collections list. Queries are keyed by organization id, so a
- * result that arrives after the user switched away is never shown for the new one.
+ * The selected organization (spec §4): its detail and working key. Its billing status and its
+ * collections list load beside it (features/billing/api/get-billing-status.ts,
+ * lib/collections-list.ts). Queries are keyed by organization id, so a result that arrives after
+ * the user switched away is never shown for the new one.
  */
 export function OrganizationProvider({ children }: { children: ReactNode }) {
   const { user, organizations, loadingUser } = useSession();
@@ -71,34 +54,19 @@ export function OrganizationProvider({ children }: { children: ReactNode }) {
     : null;
 
   const info = useQuery({
-    queryKey: ['organization', organizationId],
+    queryKey: organizationKey(organizationId),
     queryFn: () => fetchOrganizationInfo(organizationId!),
     enabled: organizationId !== null,
     retry: false,
   });
-  const billing = useQuery({
-    queryKey: ['billing', organizationId],
-    queryFn: () => fetchBillingStatus(organizationId!),
-    enabled: organizationId !== null,
-  });
   const workingKey = info.data?.api_keys[0]?.api_key ?? null;
-  const collections = useQuery({
-    queryKey: ['collections', organizationId, workingKey],
-    queryFn: () => fetchCollectionsList(workingKey),
-    enabled: info.data !== undefined,
-    retry: false,
-  });
 
   const select = useCallback((id: string) => {
     writeStored(storageKeys.selectedOrganizationId, id);
     setRequested(id);
   }, []);
   const reloadOrganization = useCallback(
-    () => queryClient.invalidateQueries({ queryKey: ['organization', organizationId] }),
-    [queryClient, organizationId],
-  );
-  const reloadCollections = useCallback(
-    () => queryClient.invalidateQueries({ queryKey: ['collections', organizationId] }),
+    () => queryClient.invalidateQueries({ queryKey: organizationKey(organizationId) }),
     [queryClient, organizationId],
   );
 
@@ -111,7 +79,7 @@ export function OrganizationProvider({ children }: { children: ReactNode }) {
     } else if (info.error) {
       status = 'error';
       error = messages.organizationLoadFailed(info.error.message);
-    } else if (info.data && !billing.isPending && !collections.isPending) {
+    } else if (info.data) {
       status = 'success';
     } else if (organizationId || (!user && loadingUser)) {
       status = 'loading';
@@ -125,13 +93,10 @@ export function OrganizationProvider({ children }: { children: ReactNode }) {
       organization: info.data ?? null,
       permission,
       workingKey,
-      collectionsList: collections.data ?? [],
-      billing: billing.data ?? null,
       selectOrganization: select,
       reloadOrganization,
-      reloadCollections,
     };
-  }, [user, loadingUser, organizations, info.data, info.error, billing.data, billing.isPending, collections.data, collections.isPending, organizationId, workingKey, select, reloadOrganization, reloadCollections]);
+  }, [user, loadingUser, organizations, info.data, info.error, organizationId, workingKey, select, reloadOrganization]);
 
   return <OrganizationContext.Provider value={value}>{children}</OrganizationContext.Provider>;
 }

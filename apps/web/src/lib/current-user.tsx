@@ -1,10 +1,13 @@
 import { GetUserResponse } from '@sift/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { DashboardApiError, postDashboard } from './dashboard-api';
-import { messages } from './messages';
-import { navigate } from './router';
-import { clearSessionToken, getSessionToken, takeSessionFromFragment } from './session';
+import { DashboardApiError, postDashboard } from '@/lib/dashboard-api';
+import { messages } from '@/lib/messages';
+import { navigate } from '@/lib/router';
+import { clearSessionToken, getSessionToken, takeSessionFromFragment } from '@/lib/session';
+
+/** The user and their organizations (the header's list): invalidated when a change adds, renames or removes one. */
+export const USER_KEY = ['user'] as const;
 
 type User = GetUserResponse['user'];
 type OrganizationSummary = GetUserResponse['organizations'][number];
@@ -37,7 +40,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     takeSessionFromFragment();
     return getSessionToken();
   });
-  const user = useQuery({ queryKey: ['user', token], queryFn: fetchUser, enabled: token !== null, retry: false, staleTime: Infinity });
+  const user = useQuery({ queryKey: [...USER_KEY, token], queryFn: fetchUser, enabled: token !== null, retry: false, staleTime: Infinity });
 
   const logout = useCallback(() => {
     clearSessionToken();

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { getSessionToken } from './session';
+import { getSessionToken } from '@/lib/session';
 
 /** A refused dashboard call: the HTTP status and the server's `detail`, when it gave one. */
 export class DashboardApiError extends Error {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { formatUsLongDateTime, formatUtcLongDate, organizationAge } from './dates';
+import { formatUsLongDateTime, formatUtcLongDate, organizationAge } from '@/lib/dates';
 
 describe('API key creation dates', () => {
   test('are shown in UTC with the long month, day, year and 12-hour time', () => {

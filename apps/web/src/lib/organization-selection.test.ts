@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { selectOrganization } from './organization-selection';
+import { selectOrganization } from '@/lib/organization-selection';
 
 const ids = ['a', 'b', 'c'];
 test('the requested organization wins', () => expect(selectOrganization(ids, 'c', 'b')).toBe('c'));

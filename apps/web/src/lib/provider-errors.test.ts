@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isNotFoundError, providerErrorMessage } from './provider-errors';
+import { isNotFoundError, providerErrorMessage } from '@/lib/provider-errors';
 
 describe('providerErrorMessage', () => {
   it("gives the status and the server's detail of a provider error", () => {

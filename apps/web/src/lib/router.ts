@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { withInviteCarriedOver } from './routes';
+import { withInviteCarriedOver } from '@/lib/routes';
 
 const CHANGE = 'sift:navigate';
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { resolveRoute, withInviteCarriedOver } from './routes';
+import { resolveRoute, withInviteCarriedOver } from '@/lib/routes';
 
 describe('routing by the first path segment', () => {
   test('a known segment is its route', () => {

@@ -1,4 +1,4 @@
-import { readStored, removeStored, storageKeys, writeStored } from './storage-keys';
+import { readStored, removeStored, storageKeys, writeStored } from '@/lib/storage-keys';
 
 export const getSessionToken = (): string | null => readStored(storageKeys.sessionToken);
 export const setSessionToken = (token: string): void => writeStored(storageKeys.sessionToken, token);

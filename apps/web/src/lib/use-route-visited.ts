@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { useLocation } from './router';
-import { firstSegment, type Route } from './routes';
+import { useLocation } from '@/lib/router';
+import { firstSegment, type Route } from '@/lib/routes';
 
 /**
  * True from the first time the address shows this route on. A screen that stays mounted while

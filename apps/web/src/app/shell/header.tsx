@@ -7,8 +7,8 @@ import { useCurrentOrganization } from '@/lib/current-organization';
 import { useSession } from '@/lib/current-user';
 import { useServerInfo } from '@/lib/server-info';
 
-const OrganizationMenu = lazy(() => import('./organization-menu'));
-const AccountMenu = lazy(() => import('./account-menu'));
+const OrganizationMenu = lazy(() => import('@/app/shell/organization-menu'));
+const AccountMenu = lazy(() => import('@/app/shell/account-menu'));
 
 const organizationTrigger = 'inline-flex max-w-xs items-center gap-2 rounded-md border border-slate-200 px-3 py-1.5 text-sm font-medium hover:bg-slate-50';
 const avatarTrigger = 'grid size-9 place-items-center rounded-full bg-slate-900 text-sm font-semibold text-white uppercase';

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Route } from '@/lib/routes';
-import { Header } from './header';
-import { Sidebar } from './sidebar';
+import { Header } from '@/app/shell/header';
+import { Sidebar } from '@/app/shell/sidebar';
 
 export function Shell({ route, children }: { route: Route; children: ReactNode }) {
   return (

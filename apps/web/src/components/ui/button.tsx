@@ -1,5 +1,5 @@
 import type { ButtonHTMLAttributes } from 'react';
-import { cn } from './cn';
+import { cn } from '@/components/ui/cn';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost' | 'danger-ghost';
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { FormDialog } from './form-dialog';
+import { FormDialog } from '@/components/ui/form-dialog';
 
 interface ConfirmDialogProps {
   open: boolean;

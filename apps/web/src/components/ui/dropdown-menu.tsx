@@ -1,6 +1,6 @@
 import * as Menu from '@radix-ui/react-dropdown-menu';
 import type { ReactNode } from 'react';
-import { cn } from './cn';
+import { cn } from '@/components/ui/cn';
 
 /** Dropdown lists are at most half the viewport high (spec §2) and scroll beyond that. */
 export function DropdownContent({ children, className, align = 'start' }: { children: ReactNode; className?: string; align?: 'start' | 'end' }) {

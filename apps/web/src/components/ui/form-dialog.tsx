@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { Button } from './button';
-import { Modal } from './modal';
+import { Button } from '@/components/ui/button';
+import { Modal } from '@/components/ui/modal';
 
 interface FormDialogProps {
   open: boolean;

@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
-import type { ModalProps } from './modal-dialog';
+import type { ModalProps } from '@/components/ui/modal-dialog';
 
-const ModalDialog = lazy(() => import('./modal-dialog').then((m) => ({ default: m.ModalDialog })));
+const ModalDialog = lazy(() => import('@/components/ui/modal-dialog').then((m) => ({ default: m.ModalDialog })));
 
 /**
  * Every dialog of the dashboard (see modal-dialog.tsx). The dialog code loads the first time a

@@ -1,5 +1,5 @@
 import { Component, type ReactNode } from 'react';
-import { Button } from './button';
+import { Button } from '@/components/ui/button';
 
 /**
  * Catches what a lazily loaded screen throws while loading (typically its chunk is gone after a

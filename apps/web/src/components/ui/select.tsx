@@ -1,7 +1,7 @@
 import * as RadixSelect from '@radix-ui/react-select';
 import { Check, ChevronDown } from 'lucide-react';
 import type { CSSProperties } from 'react';
-import { cn } from './cn';
+import { cn } from '@/components/ui/cn';
 
 export interface SelectOption<Value extends string> {
   value: Value;

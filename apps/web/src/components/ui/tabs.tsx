@@ -1,6 +1,6 @@
 import * as RadixTabs from '@radix-ui/react-tabs';
 import type { ReactNode } from 'react';
-import { cn } from './cn';
+import { cn } from '@/components/ui/cn';
 
 /** Tabs on Radix (arrow keys move between triggers, Tab enters the panel). */
 export const Tabs = RadixTabs.Root;

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { maskApiKey } from './mask-api-key';
+import { maskApiKey } from '@/features/api-keys/mask-api-key';
 
 test('keys of 8 characters or fewer are fully starred', () => {
   expect(maskApiKey('abcdefgh')).toBe('********');

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { formatBillingDate, formatPlanPrice, formatUsd, models, planByType } from './billing-plans';
+import { formatBillingDate, formatPlanPrice, formatUsd, models, planByType } from '@/features/billing/billing-plans';
 
 test('invoice amounts in cents are shown as USD with two decimals', () => {
   expect(formatUsd(0)).toBe('$0.00');

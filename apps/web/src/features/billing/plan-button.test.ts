@@ -1,7 +1,7 @@
 import type { SubscriptionType } from '@sift/contracts';
 import { describe, expect, test } from 'vitest';
-import type { PlanType } from './billing-plans';
-import { planButton } from './plan-button';
+import type { PlanType } from '@/features/billing/billing-plans';
+import { planButton } from '@/features/billing/plan-button';
 
 const table: [SubscriptionType, PlanType, string, boolean][] = [
   ['none', 'starter', 'Try now', false],

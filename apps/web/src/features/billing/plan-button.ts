@@ -1,5 +1,5 @@
 import type { SubscriptionType } from '@sift/contracts';
-import { type PlanType, planRank } from './billing-plans';
+import { type PlanType, planRank } from '@/features/billing/billing-plans';
 
 export type PlanButtonLabel = 'Try now' | 'Upgrade' | 'Downgrade' | 'Book a call' | 'Current plan';
 

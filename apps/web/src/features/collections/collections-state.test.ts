@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CollectionsRouteState, collectionsReducer, initialCollectionsState } from './collections-state';
+import { type CollectionsRouteState, collectionsReducer, initialCollectionsState } from '@/features/collections/collections-state';
 
 const browsing: CollectionsRouteState = { name: 'contracts', searchQuery: 'lease-', showMetadata: true, selectedDocumentPath: 'lease-2024.pdf' };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatFileSize, formatUploadTime } from './formatters';
+import { formatFileSize, formatUploadTime } from '@/features/collections/formatters';
 
 describe('formatFileSize', () => {
   it('shows bytes below 1 KB as whole bytes', () => {

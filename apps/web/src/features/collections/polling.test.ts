@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUSY_POLL_MS, IDLE_POLL_MS, pollInterval } from './polling';
+import { BUSY_POLL_MS, IDLE_POLL_MS, pollInterval } from '@/features/collections/polling';
 
 describe('pollInterval', () => {
   it('polls fast while documents are not final, slowly otherwise, and never while the screen is hidden', () => {

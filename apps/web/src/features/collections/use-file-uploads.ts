@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import { providerErrorMessage } from '@/lib/provider-errors';
-import { addDocumentFile } from './api/add-document';
-import { collectionStatusKey } from './api/get-collection-status';
-import { documentsKey } from './api/list-documents';
+import { addDocumentFile } from '@/features/collections/api/add-document';
+import { collectionStatusKey } from '@/features/collections/api/get-collection-status';
+import { documentsKey } from '@/features/collections/api/list-documents';
 
 export interface FileUpload {
   id: number;

@@ -1,6 +1,6 @@
 import { UnsecuredJWT } from 'jose';
 import { expect, test } from 'vitest';
-import { decodeInvite } from './decode-invite';
+import { decodeInvite } from '@/features/invites/decode-invite';
 
 const payload = {
   org_id: '6f1c3a52-1a9b-4c1e-9a4f-0f2f3b1d2c3e',

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { confirmsOrganizationId, displayOrganizationId } from './organization-id';
+import { confirmsOrganizationId, displayOrganizationId } from '@/features/organization/organization-id';
 
 const id = '6f1c3a52-1a9b-4c1e-9a4f-0f2f3b1d2c3e';
 test('ids are shown with the org- prefix', () => expect(displayOrganizationId(id)).toBe(`org-${id}`));

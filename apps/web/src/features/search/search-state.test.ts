@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SearchResults } from './api/search-collection';
-import { canSearch, initialSearchState, searchReducer } from './search-state';
+import type { SearchResults } from '@/features/search/api/search-collection';
+import { canSearch, initialSearchState, searchReducer } from '@/features/search/search-state';
 
 const results: SearchResults = { documents: [{ path: 'a.txt', score: 0.5 }], pages: [], coarse: [], fine: [] };
 

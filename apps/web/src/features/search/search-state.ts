@@ -1,4 +1,4 @@
-import type { SearchResults } from './api/search-collection';
+import type { SearchResults } from '@/features/search/api/search-collection';
 
 /** The search route of spec §3: the chosen collection and the result of the last search. */
 export interface SearchRouteState {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { providerErrorMessage } from '@/lib/provider-errors';
-import { searchCollection } from './api/search-collection';
-import { canSearch, initialSearchState, searchReducer } from './search-state';
+import { searchCollection } from '@/features/search/api/search-collection';
+import { canSearch, initialSearchState, searchReducer } from '@/features/search/search-state';
 
 /** The search route's state and the actions on it: choose a collection, run a search. */
 export function useSearch(workingKey: string | null, organizationId: string | null) {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { formatBytes, formatCount, formatExactBytes, hourLabel, niceScale, updatedLabel } from './usage-format';
+import { formatBytes, formatCount, formatExactBytes, hourLabel, niceScale, updatedLabel } from '@/features/usage/usage-format';
 
 describe('usage formatters', () => {
   test('counts are shortened with k, M and B', () => {

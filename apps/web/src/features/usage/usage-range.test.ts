@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { axisLabel, axisTicks, defaultRange, drillDown, historyRequests, includesNow, pointIndexAt, rangeBuckets, rangeSummary } from './usage-range';
+import { axisLabel, axisTicks, defaultRange, drillDown, historyRequests, includesNow, pointIndexAt, rangeBuckets, rangeSummary } from '@/features/usage/usage-range';
 
 const local = (y: number, m: number, d: number, h = 0, min = 0) => new Date(y, m - 1, d, h, min);
 const s = (date: Date) => date.getTime() / 1000;

@@ -1,7 +1,7 @@
 import { AGGREGATION_WINDOW_SECONDS, type UsageRequest } from '@sift/contracts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { historyInBuckets } from './api/usage-history-request';
-import { axisLabel, axisTicks, chartTimeZone, defaultRange, drillDown, historyRequests, rangeBuckets, rangeSummary, windowLabel } from './usage-range';
+import { historyInBuckets } from '@/features/usage/api/usage-history-request';
+import { axisLabel, axisTicks, chartTimeZone, defaultRange, drillDown, historyRequests, rangeBuckets, rangeSummary, windowLabel } from '@/features/usage/usage-range';
 
 /**
  * The server lays fixed-length windows from start_time (packages/contracts usage.ts); this is that

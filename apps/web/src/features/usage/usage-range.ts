@@ -1,6 +1,6 @@
 import { type AggregationWindow, MAX_USAGE_WINDOWS } from '@sift/contracts';
 import { USAGE_DAY_AXIS_MAX_LABELS, USAGE_DEFAULT_DAYS, USAGE_HOUR_AXIS_LABEL_HOURS, USAGE_MINUTE_AXIS_LABEL_MINUTES } from '@/lib/constants';
-import { hourLabel } from './usage-format';
+import { hourLabel } from '@/features/usage/usage-format';
 
 /**
  * The History range of the Usage screen (spec §2, §9), in the browser's time zone: Daily from a

@@ -3,12 +3,8 @@ import { FormDialog } from '@/components/ui/form-dialog';
 import { Input, Label } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { failureMessage } from '@/lib/dashboard-api';
-import { type KeyPermission, useAddApiKey } from '../api/api-key-mutations';
-
-const PERMISSION_OPTIONS = [
-  { value: 'read_only', label: 'Read Only' },
-  { value: 'all', label: 'All Permissions' },
-] as const satisfies readonly { value: KeyPermission; label: string }[];
+import { useAddApiKey } from '@/features/api-keys/api/add-api-key';
+import { type KeyPermission, PERMISSION_OPTIONS } from '@/features/api-keys/key-permissions';
 
 export function AddApiKeyDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const [name, setName] = useState('');

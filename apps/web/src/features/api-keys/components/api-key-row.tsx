@@ -7,10 +7,9 @@ import { Select } from '@/components/ui/select';
 import { COPY_CONFIRMATION_MS } from '@/lib/constants';
 import { formatUtcLongDate } from '@/lib/dates';
 import { failureMessage } from '@/lib/dashboard-api';
-import { type KeyPermission, useUpdateApiKey } from '../api/api-key-mutations';
-import { maskApiKey } from '../mask-api-key';
-
-export const PERMISSION_LABELS: Record<KeyPermission, string> = { read_only: 'Read Only', all: 'All Permissions' };
+import { useUpdateApiKey } from '@/features/api-keys/api/update-api-key';
+import { type KeyPermission, PERMISSION_LABELS, PERMISSION_OPTIONS } from '@/features/api-keys/key-permissions';
+import { maskApiKey } from '@/features/api-keys/mask-api-key';
 
 export function ApiKeyRow({ apiKey, isOwner, onDelete }: { apiKey: ApiKey; isOwner: boolean; onDelete(): void }) {
   const [shown, setShown] = useState(false);
@@ -56,18 +55,22 @@ export function ApiKeyRow({ apiKey, isOwner, onDelete }: { apiKey: ApiKey; isOwn
             {apiKey.name}
           </span>
         ) : (
-          // The whole cell: save and cancel sit in the Actions column while renaming.
-          <Input
-            aria-label="API key name"
-            value={draftName}
-            autoFocus
-            className="h-8 py-1"
-            onChange={(event) => setDraftName(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter') saveName();
-              if (event.key === 'Escape') setDraftName(null);
-            }}
-          />
+          // The whole cell: save and cancel sit in the Actions column while renaming; the row
+          // still names the key it edits.
+          <>
+            <span className="sr-only">{apiKey.name}</span>
+            <Input
+              aria-label="API key name"
+              value={draftName}
+              autoFocus
+              className="h-8 py-1"
+              onChange={(event) => setDraftName(event.target.value)}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter') saveName();
+                if (event.key === 'Escape') setDraftName(null);
+              }}
+            />
+          </>
         )}
       </td>
       <td className="px-4 py-3">
@@ -105,7 +108,7 @@ export function ApiKeyRow({ apiKey, isOwner, onDelete }: { apiKey: ApiKey; isOwn
             disabled={update.isPending}
             className="w-full"
             onValueChange={changePermission}
-            options={(['read_only', 'all'] as const).map((value) => ({ value, label: PERMISSION_LABELS[value] }))}
+            options={PERMISSION_OPTIONS}
           />
         ) : (
           <span className="text-slate-700">{PERMISSION_LABELS[apiKey.permission]}</span>

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, test } from 'vitest';
 import { fakeServer, organizationRoutes, refusal, renderInApp, signedInEachTest } from '@/test/fake-server';
-import { ApiKeysScreen } from './api-keys-screen';
+import { ApiKeysScreen } from '@/features/api-keys/components/api-keys-screen';
 import { chooseOption } from '@/test/choose-option';
 
 signedInEachTest();

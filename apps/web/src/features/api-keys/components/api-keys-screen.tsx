@@ -7,9 +7,9 @@ import { Page } from '@/components/ui/page';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useCurrentOrganization } from '@/lib/current-organization';
 import { messages } from '@/lib/messages';
-import { AddApiKeyDialog } from './add-api-key-dialog';
-import { ApiKeyRow } from './api-key-row';
-import { DeleteApiKeyDialog } from './delete-api-key-dialog';
+import { AddApiKeyDialog } from '@/features/api-keys/components/add-api-key-dialog';
+import { ApiKeyRow } from '@/features/api-keys/components/api-key-row';
+import { DeleteApiKeyDialog } from '@/features/api-keys/components/delete-api-key-dialog';
 
 /** Fixed widths: nothing moves while a row is renamed. Name takes what is left. */
 const COLUMNS = [

@@ -1,7 +1,7 @@
 import { Button } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
 import { failureMessage } from '@/lib/dashboard-api';
-import { useDeleteApiKey } from '../api/api-key-mutations';
+import { useDeleteApiKey } from '@/features/api-keys/api/delete-api-key';
 
 export function DeleteApiKeyDialog({ apiKey, onClose }: { apiKey: { id: string; name: string } | null; onClose(): void }) {
   const remove = useDeleteApiKey();

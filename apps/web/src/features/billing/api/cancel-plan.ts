@@ -1,5 +1,6 @@
 import { PauseResponse } from '@sift/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { billingStatusKey } from '@/features/billing/api/get-billing-status';
 import { useCurrentOrganization } from '@/lib/current-organization';
 import { postDashboard } from '@/lib/dashboard-api';
 import { navigate } from '@/lib/router';
@@ -14,7 +15,7 @@ export function useCancelPlan() {
   return useMutation({
     mutationFn: () => cancelPlan({ organization_id: organizationId! }),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['billing', organizationId] });
+      await queryClient.invalidateQueries({ queryKey: billingStatusKey(organizationId) });
       navigate('/billing?recent_subscription_type=none');
     },
   });

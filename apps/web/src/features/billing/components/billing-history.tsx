@@ -2,8 +2,8 @@ import type { Invoice } from '@sift/contracts';
 import { Card } from '@/components/ui/card';
 import { cn } from '@/components/ui/cn';
 import { Skeleton } from '@/components/ui/skeleton';
-import { billingMessages } from '../billing-messages';
-import { formatBillingDate, formatUsd, planByType } from '../billing-plans';
+import { billingMessages } from '@/features/billing/billing-messages';
+import { formatBillingDate, formatUsd, planByType } from '@/features/billing/billing-plans';
 
 interface BillingHistoryProps {
   invoices: Invoice[] | null;

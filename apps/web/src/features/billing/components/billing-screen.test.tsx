@@ -4,12 +4,17 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { CurrentOrganization } from '@/lib/current-organization';
-import { BillingScreen } from './billing-screen';
+import { BillingScreen } from '@/features/billing/components/billing-screen';
 
 const organizationId = '7b0c6a36-4c1e-4a8f-9a53-0a1f0f0c2b11';
 let current: Partial<CurrentOrganization>;
 
+let currentBilling: BillingStatusResponse | null;
 vi.mock('@/lib/current-organization', () => ({ useCurrentOrganization: () => current }));
+vi.mock('@/features/billing/api/get-billing-status', () => ({
+  billingStatusKey: (organizationId: string | null) => ['billing', organizationId],
+  useBillingStatus: () => ({ data: currentBilling, isPending: false }),
+}));
 vi.mock('@/lib/server-info', () => ({ useServerInfo: () => ({ mode: 'local', docs_url: '/docs' }) }));
 
 const billing = (overrides: Partial<BillingStatusResponse> = {}): BillingStatusResponse => ({
@@ -22,7 +27,8 @@ const billing = (overrides: Partial<BillingStatusResponse> = {}): BillingStatusR
 });
 
 const renderScreen = (status: BillingStatusResponse | null = billing()) => {
-  current = { organizationId, billing: status, status: 'success', permission: 'OWNER' };
+  current = { organizationId, status: 'success', permission: 'OWNER' };
+  currentBilling = status;
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   return render(
     <QueryClientProvider client={client}>

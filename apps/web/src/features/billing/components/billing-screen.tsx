@@ -2,22 +2,25 @@ import { useState } from 'react';
 import { Page } from '@/components/ui/page';
 import { useCurrentOrganization } from '@/lib/current-organization';
 import { removeQueryParam, useLocation } from '@/lib/router';
-import { useCancelPlan } from '../api/cancel-plan';
-import { useSubscribe } from '../api/subscribe';
-import { billingMessages } from '../billing-messages';
-import { type PlanType, planByType } from '../billing-plans';
-import { BillingHistory } from './billing-history';
-import { CancelPlanDialog } from './cancel-plan-dialog';
-import { ConfirmSubscriptionDialog } from './confirm-subscription-dialog';
-import { ModelCards } from './model-cards';
-import { PlanCards } from './plan-cards';
-import { ThankYouDialog } from './thank-you-dialog';
+import { useCancelPlan } from '@/features/billing/api/cancel-plan';
+import { useBillingStatus } from '@/features/billing/api/get-billing-status';
+import { useSubscribe } from '@/features/billing/api/subscribe';
+import { billingMessages } from '@/features/billing/billing-messages';
+import { type PlanType, planByType } from '@/features/billing/billing-plans';
+import { BillingHistory } from '@/features/billing/components/billing-history';
+import { CancelPlanDialog } from '@/features/billing/components/cancel-plan-dialog';
+import { ConfirmSubscriptionDialog } from '@/features/billing/components/confirm-subscription-dialog';
+import { ModelCards } from '@/features/billing/components/model-cards';
+import { PlanCards } from '@/features/billing/components/plan-cards';
+import { ThankYouDialog } from '@/features/billing/components/thank-you-dialog';
 
 export const RECENT_SUBSCRIPTION_PARAM = 'recent_subscription_type';
 
 /** The Billing screen of spec §2: Models, Billing Plans, Billing history and their modals. */
 export function BillingScreen() {
-  const { organizationId, billing, status } = useCurrentOrganization();
+  const { organizationId } = useCurrentOrganization();
+  const billingStatus = useBillingStatus();
+  const billing = billingStatus.data ?? null;
   const { pathname, search } = useLocation();
   const [choosing, setChoosing] = useState<PlanType | null>(null);
   const [cancelling, setCancelling] = useState(false);
@@ -25,7 +28,7 @@ export function BillingScreen() {
   const cancelPlan = useCancelPlan();
 
   const current = billing?.subscription_type ?? 'none';
-  const loaded = organizationId !== null && status !== 'loading' && status !== 'idle';
+  const loaded = organizationId !== null && !billingStatus.isPending;
   // Shown on the billing route only: the screen stays mounted under the others.
   const recentSubscriptionType = pathname.split('/')[1] === 'billing' ? new URLSearchParams(search).get(RECENT_SUBSCRIPTION_PARAM) : null;
 

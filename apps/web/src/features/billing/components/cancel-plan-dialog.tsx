@@ -1,6 +1,6 @@
 import { Button } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
-import { formatBillingDate } from '../billing-plans';
+import { formatBillingDate } from '@/features/billing/billing-plans';
 
 interface CancelPlanDialogProps {
   open: boolean;

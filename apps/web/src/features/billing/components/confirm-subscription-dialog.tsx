@@ -1,6 +1,6 @@
 import { Button } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
-import { formatPlanPrice, type PlanType, planByType } from '../billing-plans';
+import { formatPlanPrice, type PlanType, planByType } from '@/features/billing/billing-plans';
 
 interface ConfirmSubscriptionDialogProps {
   plan: PlanType | null;

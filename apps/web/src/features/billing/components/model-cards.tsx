@@ -1,7 +1,7 @@
 import { Boxes, Cpu, Server } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useServerInfo } from '@/lib/server-info';
-import { models, SALES_CONTACT_URL } from '../billing-plans';
+import { models, SALES_CONTACT_URL } from '@/features/billing/billing-plans';
 
 /** Section 'Models': the flagship reranker, the latest embedding model and the on-premises offering (spec §2). */
 export function ModelCards() {

@@ -3,8 +3,8 @@ import { Check } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
-import { formatBillingDate, formatPlanPrice, type Plan, type PlanType, plans, SALES_CONTACT_URL } from '../billing-plans';
-import { planButton } from '../plan-button';
+import { formatBillingDate, formatPlanPrice, type Plan, type PlanType, plans, SALES_CONTACT_URL } from '@/features/billing/billing-plans';
+import { planButton } from '@/features/billing/plan-button';
 
 interface PlanCardsProps {
   current: SubscriptionType;

@@ -1,7 +1,7 @@
 import { Button } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
-import { billingMessages } from '../billing-messages';
-import { type PlanType, planByType, plans } from '../billing-plans';
+import { billingMessages } from '@/features/billing/billing-messages';
+import { type PlanType, planByType, plans } from '@/features/billing/billing-plans';
 
 const isPlanType = (value: string): value is PlanType => plans.some((plan) => plan.type === value);
 

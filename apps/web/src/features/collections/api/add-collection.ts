@@ -1,4 +1,5 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { collectionsListKey } from '@/lib/collections-list';
 import { useCurrentOrganization } from '@/lib/current-organization';
 import { createProviderClient } from '@/lib/provider-client';
 
@@ -8,12 +9,13 @@ export async function addCollection(workingKey: string, collectionName: string):
 
 /** Creates a collection with the working key, then reloads the organization's collections list. */
 export function useAddCollection() {
-  const { workingKey, reloadCollections } = useCurrentOrganization();
+  const queryClient = useQueryClient();
+  const { organizationId, workingKey } = useCurrentOrganization();
   return useMutation({
     mutationFn: (collectionName: string) => {
       if (!workingKey) throw new Error('No API Key is available. Please create an API Key!');
       return addCollection(workingKey, collectionName);
     },
-    onSuccess: () => reloadCollections(),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: collectionsListKey(organizationId) }),
   });
 }

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { createProviderClient } from '@/lib/provider-client';
-import { keepPreviousWithinCollection } from '../keep-previous-within-collection';
-import { pollInterval } from '../polling';
+import { keepPreviousWithinCollection } from '@/features/collections/keep-previous-within-collection';
+import { pollInterval } from '@/features/collections/polling';
 
 /** The spec's collection status (§3), from the provider's status call for one collection. */
 export interface CollectionStatus {

@@ -1,8 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { createProviderClient } from '@/lib/provider-client';
-import { isFinalStatus, type ProviderIndexStatus } from '../document-status';
-import { keepPreviousWithinCollection } from '../keep-previous-within-collection';
-import { pollInterval } from '../polling';
+import { isFinalStatus, type ProviderIndexStatus } from '@/features/collections/document-status';
+import { keepPreviousWithinCollection } from '@/features/collections/keep-previous-within-collection';
+import { pollInterval } from '@/features/collections/polling';
 
 /** A document row (spec §3): path, createdAt, fileSize, metadata, indexStatus, file_url. */
 export interface DocumentSummary {

@@ -1,6 +1,6 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import type { CollectionStatus } from '../api/get-collection-status';
-import { collectionsMessages } from '../collections-messages';
+import type { CollectionStatus } from '@/features/collections/api/get-collection-status';
+import { collectionsMessages } from '@/features/collections/collections-messages';
 
 const COUNTERS: { label: string; value(status: CollectionStatus): number; tone: string }[] = [
   { label: 'Docs', value: (s) => s.numDocuments, tone: 'text-slate-900' },

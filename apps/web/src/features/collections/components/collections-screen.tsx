@@ -3,7 +3,7 @@ import { ScreenErrorBoundary } from '@/components/ui/screen-error-boundary';
 import { ScreenLoading } from '@/components/ui/screen-loading';
 import { useRouteVisited } from '@/lib/use-route-visited';
 
-const CollectionsView = lazy(() => import('./collections-view').then((m) => ({ default: m.CollectionsView })));
+const CollectionsView = lazy(() => import('@/features/collections/components/collections-view').then((m) => ({ default: m.CollectionsView })));
 
 /**
  * The Collections screen. It stays mounted with the others (spec §2); its code is a separate

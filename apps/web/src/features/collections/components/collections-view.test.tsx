@@ -3,7 +3,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CurrentOrganization } from '@/lib/current-organization';
-import { CollectionsView } from './collections-view';
+import { CollectionsView } from '@/features/collections/components/collections-view';
 import { chooseOption } from '@/test/choose-option';
 
 // The SDK client is the only boundary replaced: each method answers what the server would.
@@ -14,16 +14,16 @@ const client = {
 };
 vi.mock('@/lib/provider-client', () => ({ createProviderClient: () => client }));
 
-let organization: Partial<CurrentOrganization>;
+let organization: Partial<CurrentOrganization> & { collectionsList?: string[] };
 vi.mock('@/lib/current-organization', () => ({ useCurrentOrganization: () => organization }));
+vi.mock('@/lib/collections-list', () => ({ useCollectionsList: () => ({ status: organization.status ?? 'success', collectionsList: organization.collectionsList ?? [] }) }));
 
-const ready: Partial<CurrentOrganization> = {
+const ready: Partial<CurrentOrganization> & { collectionsList?: string[] } = {
   status: 'success',
   error: null,
   organizationId: 'org-1',
   workingKey: 'sift_key',
   collectionsList: ['handbook', 'manuals'],
-  reloadCollections: async () => {},
 };
 
 const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();

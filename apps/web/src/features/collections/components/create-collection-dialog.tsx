@@ -3,7 +3,7 @@ import { Button } from '@/components/ui/button';
 import { Input, Label } from '@/components/ui/input';
 import { Modal } from '@/components/ui/modal';
 import { providerErrorMessage } from '@/lib/provider-errors';
-import { useAddCollection } from '../api/add-collection';
+import { useAddCollection } from '@/features/collections/api/add-collection';
 
 /** 'Create Collection': a trimmed, non-empty name; the server's refusal shows under the field. */
 export function CreateCollectionDialog({ open, onClose, onCreated }: { open: boolean; onClose(): void; onCreated(name: string): void }) {

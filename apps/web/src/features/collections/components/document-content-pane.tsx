@@ -2,13 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { ExternalLink } from 'lucide-react';
 import { Skeleton } from '@/components/ui/skeleton';
 import { isNotFoundError, providerErrorMessage } from '@/lib/provider-errors';
-import { documentContentQueryOptions } from '../api/get-document-content';
-import { pageImagesQueryOptions } from '../api/get-page-images';
-import type { DocumentSummary } from '../api/list-documents';
-import { collectionsMessages } from '../collections-messages';
-import { indexStatusLabel, toIndexStatus } from '../document-status';
-import { DocumentStatusDot } from './document-status-dot';
-import { PaneMessage } from './documents-table';
+import { documentContentQueryOptions } from '@/features/collections/api/get-document-content';
+import { pageImagesQueryOptions } from '@/features/collections/api/get-page-images';
+import type { DocumentSummary } from '@/features/collections/api/list-documents';
+import { collectionsMessages } from '@/features/collections/collections-messages';
+import { indexStatusLabel, toIndexStatus } from '@/features/collections/document-status';
+import { DocumentStatusDot } from '@/features/collections/components/document-status-dot';
+import { PaneMessage } from '@/features/collections/components/documents-table';
 
 interface DocumentContentPaneProps {
   workingKey: string | null;

@@ -1,5 +1,5 @@
 import { cn } from '@/components/ui/cn';
-import { type IndexStatus, indexStatusLabel } from '../document-status';
+import { type IndexStatus, indexStatusLabel } from '@/features/collections/document-status';
 
 const dotClass: Record<IndexStatus, string> = {
   parsing: 'bg-yellow-400',

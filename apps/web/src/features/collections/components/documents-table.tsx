@@ -2,11 +2,11 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { cn } from '@/components/ui/cn';
 import { Skeleton } from '@/components/ui/skeleton';
 import { providerErrorMessage } from '@/lib/provider-errors';
-import type { DocumentSummary } from '../api/list-documents';
-import { collectionsMessages } from '../collections-messages';
-import { toIndexStatus } from '../document-status';
-import { formatFileSize, formatUploadTime } from '../formatters';
-import { DocumentStatusDot } from './document-status-dot';
+import type { DocumentSummary } from '@/features/collections/api/list-documents';
+import { collectionsMessages } from '@/features/collections/collections-messages';
+import { toIndexStatus } from '@/features/collections/document-status';
+import { formatFileSize, formatUploadTime } from '@/features/collections/formatters';
+import { DocumentStatusDot } from '@/features/collections/components/document-status-dot';
 
 interface DocumentsTableProps {
   collectionName: string | null;

@@ -2,8 +2,8 @@ import { CheckCircle2, CircleAlert, Upload } from 'lucide-react';
 import { type DragEvent, useId, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
-import { formatFileSize } from '../formatters';
-import type { FileUpload } from '../use-file-uploads';
+import { formatFileSize } from '@/features/collections/formatters';
+import type { FileUpload } from '@/features/collections/use-file-uploads';
 
 interface FileUploadPanelProps {
   collectionName: string;

@@ -5,8 +5,8 @@ import { useCurrentOrganization } from '@/lib/current-organization';
 import { useSession } from '@/lib/current-user';
 import { DashboardApiError } from '@/lib/dashboard-api';
 import { navigate, removeQueryParam, useLocation } from '@/lib/router';
-import { useAcceptInvite } from '../api/accept-invite';
-import { decodeInvite } from '../decode-invite';
+import { useAcceptInvite } from '@/features/invites/api/accept-invite';
+import { decodeInvite } from '@/features/invites/decode-invite';
 
 /** Shown when the address has an invite parameter and the user is loaded (spec §2, §4). */
 export function InviteDialog() {

@@ -1,18 +1,16 @@
 import { useEffect, useState } from 'react';
-import { FormDialog } from '@/components/ui/form-dialog';
-import { Input, Label } from '@/components/ui/input';
+import { OrganizationNameDialog } from '@/components/organization-name-dialog';
 import { useSession } from '@/lib/current-user';
 import { DashboardApiError } from '@/lib/dashboard-api';
 import { redirectBrowser, reloadPage } from '@/lib/router';
 import { readStored, storageKeys } from '@/lib/storage-keys';
-import { addMarketplaceOrganization } from '../api/add-marketplace-organization';
-import { forgetMarketplace, MARKETPLACES, type Marketplace, pendingMarketplace } from '../marketplaces';
+import { addMarketplaceOrganization } from '@/features/marketplace/api/add-marketplace-organization';
+import { forgetMarketplace, MARKETPLACES, type Marketplace, pendingMarketplace } from '@/features/marketplace/marketplaces';
 
 /** Onboarding for customers arriving from a marketplace (spec §2, §4). */
 export function MarketplaceDialog() {
   const { user } = useSession();
   const [marketplace, setMarketplace] = useState<Marketplace | null>(null);
-  const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -25,11 +23,11 @@ export function MarketplaceDialog() {
     forgetMarketplace(marketplace);
     setMarketplace(null);
   };
-  const submit = async () => {
+  const submit = async (name: string) => {
     setBusy(true);
     setError(null);
     try {
-      await addMarketplaceOrganization(name.trim(), field, readStored(tokenKey));
+      await addMarketplaceOrganization(name, field, readStored(tokenKey));
       const successUrl = marketplace === 'vercel' ? readStored(storageKeys.vercelMarketplaceSuccessUrl) : null;
       forgetMarketplace(marketplace);
       if (successUrl) redirectBrowser(successUrl);
@@ -41,16 +39,16 @@ export function MarketplaceDialog() {
   };
 
   return (
-    <FormDialog open onClose={close} busy={busy} title={title} submitLabel="Create Organization" busyLabel="Creating..." submitDisabled={name.trim() === ''} onSubmit={submit}>
-      <div>
-        <Label htmlFor="marketplace-organization-name">Organization Name</Label>
-        <Input id="marketplace-organization-name" placeholder="Enter organization name" value={name} onChange={(event) => setName(event.target.value)} autoFocus />
-        {error ? (
-          <p role="alert" className="mt-2 text-sm text-red-600">
-            {error}
-          </p>
-        ) : null}
-      </div>
-    </FormDialog>
+    <OrganizationNameDialog
+      open
+      title={title}
+      placeholder="Enter organization name"
+      submitLabel="Create Organization"
+      busyLabel="Creating..."
+      busy={busy}
+      error={error}
+      onClose={close}
+      onSubmit={(name) => void submit(name)}
+    />
   );
 }

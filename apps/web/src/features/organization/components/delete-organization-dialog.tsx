@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { FormDialog } from '@/components/ui/form-dialog';
 import { Input, Label } from '@/components/ui/input';
-import { useSession } from '@/lib/current-user';
 import { failureMessage } from '@/lib/dashboard-api';
 import { organizationAge } from '@/lib/dates';
 import { navigate } from '@/lib/router';
-import { useDeleteOrganization } from '../api/organization-mutations';
-import { confirmsOrganizationId, displayOrganizationId } from '../organization-id';
+import { useDeleteOrganization } from '@/features/organization/api/delete-organization';
+import { confirmsOrganizationId, displayOrganizationId } from '@/features/organization/organization-id';
 
 const ID_MISMATCH = 'Organization ID does not match. Please enter the correct ID.';
 
@@ -22,7 +21,6 @@ export function DeleteOrganizationDialog({
   const [entered, setEntered] = useState('');
   const [error, setError] = useState<string | null>(null);
   const remove = useDeleteOrganization();
-  const { refetchUser } = useSession();
 
   const close = () => {
     setEntered('');
@@ -38,10 +36,9 @@ export function DeleteOrganizationDialog({
     remove.mutate(
       {},
       {
-        onSuccess: async () => {
+        onSuccess: () => {
           close();
           navigate('/api-keys');
-          await refetchUser();
         },
         onError: (failure) => setError(`Failed to delete organization: ${failureMessage(failure, 'Unknown error')}`),
       },

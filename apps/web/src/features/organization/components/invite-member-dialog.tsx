@@ -3,17 +3,13 @@ import { FormDialog } from '@/components/ui/form-dialog';
 import { Input, Label } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { failureMessage } from '@/lib/dashboard-api';
-import { useInviteUser } from '../api/organization-mutations';
-
-export const MEMBER_PERMISSION_OPTIONS = [
-  { value: 'MEMBER', label: 'MEMBER' },
-  { value: 'OWNER', label: 'OWNER' },
-] as const;
+import { useInviteUser } from '@/features/organization/api/invite-user';
+import { MEMBER_PERMISSION_OPTIONS, type MemberPermission } from '@/features/organization/member-permissions';
 
 /** Invite Member: on success the caller shows 'Invitation Sent!' with the link. */
 export function InviteMemberDialog({ open, onClose, onSent }: { open: boolean; onClose(): void; onSent(inviteUrl: string): void }) {
   const [email, setEmail] = useState('');
-  const [permission, setPermission] = useState<'MEMBER' | 'OWNER'>('MEMBER');
+  const [permission, setPermission] = useState<MemberPermission>('MEMBER');
   const invite = useInviteUser();
   const blank = email.trim() === '';
 

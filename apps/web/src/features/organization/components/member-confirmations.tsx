@@ -1,9 +1,9 @@
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { useCurrentOrganization } from '@/lib/current-organization';
-import { useSession } from '@/lib/current-user';
+import { useDeleteInvite } from '@/features/organization/api/delete-invite';
+import { useRemoveUser } from '@/features/organization/api/remove-user';
+import { useUpdateUser } from '@/features/organization/api/update-user';
 import { failureMessage } from '@/lib/dashboard-api';
 import { navigate, reloadPage } from '@/lib/router';
-import { useDeleteInvite, useRemoveUser, useUpdateUser } from '../api/organization-mutations';
 
 type Member = { id: string; name: string };
 
@@ -21,8 +21,6 @@ export function MemberConfirmations({ pending, onClose }: { pending: PendingMemb
   const updateUser = useUpdateUser();
   const removeUser = useRemoveUser();
   const deleteInvite = useDeleteInvite();
-  const { reloadOrganization } = useCurrentOrganization();
-  const { refetchUser } = useSession();
   const busy = updateUser.isPending || removeUser.isPending || deleteInvite.isPending;
 
   /** A refusal (the last owner leaving, say) closes the confirmation: the alert stands alone. */
@@ -47,10 +45,9 @@ export function MemberConfirmations({ pending, onClose }: { pending: PendingMemb
         return removeUser.mutate(
           { user_id: pending.member.id },
           {
-            onSuccess: async () => {
+            onSuccess: () => {
               onClose();
               navigate('/api-keys');
-              await refetchUser();
             },
             onError: refused('Failed to remove user'),
           },
@@ -59,10 +56,7 @@ export function MemberConfirmations({ pending, onClose }: { pending: PendingMemb
         return deleteInvite.mutate(
           { email: pending.email },
           {
-            onSuccess: async () => {
-              await reloadOrganization();
-              onClose();
-            },
+            onSuccess: onClose,
             onError: refused('Failed to remove invite'),
           },
         );

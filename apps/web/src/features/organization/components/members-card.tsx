@@ -5,15 +5,15 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Select } from '@/components/ui/select';
-import { MEMBER_PERMISSION_OPTIONS } from './invite-member-dialog';
-import { InvitationSentDialog } from './invitation-sent-dialog';
-import { InviteMemberDialog } from './invite-member-dialog';
-import { MemberConfirmations, type PendingMemberAction } from './member-confirmations';
-import { PermissionRequiredDialog } from './permission-required-dialog';
+import { MEMBER_PERMISSION_OPTIONS } from '@/features/organization/member-permissions';
+import { InvitationSentDialog } from '@/features/organization/components/invitation-sent-dialog';
+import { InviteMemberDialog } from '@/features/organization/components/invite-member-dialog';
+import { MemberConfirmations, type PendingMemberAction } from '@/features/organization/components/member-confirmations';
+import { PermissionRequiredDialog } from '@/features/organization/components/permission-required-dialog';
 
 const permissionBadge = (permission: 'OWNER' | 'MEMBER') => <Badge tone={permission === 'OWNER' ? 'purple' : 'blue'}>{permission}</Badge>;
 
-export function MembersCard({ organization, currentUserId, isOwner, onInvited }: { organization: OrganizationDetail; currentUserId: string; isOwner: boolean; onInvited(): void }) {
+export function MembersCard({ organization, currentUserId, isOwner }: { organization: OrganizationDetail; currentUserId: string; isOwner: boolean }) {
   const [inviting, setInviting] = useState(false);
   const [permissionRequired, setPermissionRequired] = useState(false);
   const [inviteUrl, setInviteUrl] = useState<string | null>(null);
@@ -84,7 +84,6 @@ export function MembersCard({ organization, currentUserId, isOwner, onInvited }:
         onSent={(url) => {
           setInviting(false);
           setInviteUrl(url);
-          onInvited();
         }}
       />
       <InvitationSentDialog inviteUrl={inviteUrl} onClose={() => setInviteUrl(null)} />

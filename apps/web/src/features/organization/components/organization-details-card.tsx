@@ -4,9 +4,9 @@ import { useState } from 'react';
 import { Button, IconButton } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { formatUsLongDateTime } from '@/lib/dates';
-import { displayOrganizationId } from '../organization-id';
-import { DeleteOrganizationDialog } from './delete-organization-dialog';
-import { EditOrganizationNameDialog } from './edit-organization-name-dialog';
+import { displayOrganizationId } from '@/features/organization/organization-id';
+import { DeleteOrganizationDialog } from '@/features/organization/components/delete-organization-dialog';
+import { EditOrganizationNameDialog } from '@/features/organization/components/edit-organization-name-dialog';
 
 export function OrganizationDetailsCard({ organization, isOwner }: { organization: OrganizationDetail; isOwner: boolean }) {
   const [editing, setEditing] = useState(false);

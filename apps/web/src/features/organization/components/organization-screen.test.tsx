@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, test } from 'vitest';
 import { fakeServer, ids, organizationRoutes, refusal, renderInApp, signedInEachTest } from '@/test/fake-server';
-import { OrganizationScreen } from './organization-screen';
+import { OrganizationScreen } from '@/features/organization/components/organization-screen';
 import { chooseOption } from '@/test/choose-option';
 
 signedInEachTest();

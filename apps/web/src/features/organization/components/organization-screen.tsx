@@ -2,12 +2,12 @@ import { NoOrganization } from '@/components/no-organization';
 import { Page } from '@/components/ui/page';
 import { useCurrentOrganization } from '@/lib/current-organization';
 import { useSession } from '@/lib/current-user';
-import { MembersCard } from './members-card';
-import { OrganizationDetailsCard } from './organization-details-card';
+import { MembersCard } from '@/features/organization/components/members-card';
+import { OrganizationDetailsCard } from '@/features/organization/components/organization-details-card';
 
 /** Four states: loading, error, none selected, loaded (spec §2 "Organization"). */
 export function OrganizationScreen() {
-  const { status, error, organizationId, organization, permission, reloadOrganization, noOrganization } = useCurrentOrganization();
+  const { status, error, organizationId, organization, permission, noOrganization } = useCurrentOrganization();
   const { user } = useSession();
 
   if (noOrganization) {
@@ -46,7 +46,7 @@ export function OrganizationScreen() {
   return (
     <Page title="Organization">
       <OrganizationDetailsCard organization={organization} isOwner={isOwner} />
-      <MembersCard organization={organization} currentUserId={user.id} isOwner={isOwner} onInvited={() => void reloadOrganization()} />
+      <MembersCard organization={organization} currentUserId={user.id} isOwner={isOwner} />
     </Page>
   );
 }

@@ -1,6 +1,6 @@
-import { type DocumentResult, topDocuments } from './top-documents';
-import { type PageResult, topPages } from './top-pages';
-import { type SnippetResult, topSnippets } from './top-snippets';
+import { type DocumentResult, topDocuments } from '@/features/search/api/top-documents';
+import { type PageResult, topPages } from '@/features/search/api/top-pages';
+import { type SnippetResult, topSnippets } from '@/features/search/api/top-snippets';
 
 /** The spec's search result (§3): documents, pages, coarse and fine snippets. */
 export interface SearchResults {

@@ -2,7 +2,7 @@ import { SendHorizontal } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { IconButton } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { searchMessages } from '../search-messages';
+import { searchMessages } from '@/features/search/search-messages';
 
 /**
  * The query box: Enter or the send button runs the search; nothing runs without a trimmed query.

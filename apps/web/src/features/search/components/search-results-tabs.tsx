@@ -1,9 +1,9 @@
 import { Fragment, useState } from 'react';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import type { SearchResults } from '../api/search-collection';
-import type { SnippetResult } from '../api/top-snippets';
-import { RESULT_TABS, type ResultTab, searchMessages } from '../search-messages';
-import { ResultRow } from './result-row';
+import type { SearchResults } from '@/features/search/api/search-collection';
+import type { SnippetResult } from '@/features/search/api/top-snippets';
+import { RESULT_TABS, type ResultTab, searchMessages } from '@/features/search/search-messages';
+import { ResultRow } from '@/features/search/components/result-row';
 
 /** Tab names are fixed; the body is the state message, or that tab's rows. */
 /** A state message in place of results; an error one is announced as an alert. */

@@ -1,12 +1,13 @@
 import { act, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { navigate } from '@/lib/router';
-import { SearchScreen } from './search-screen';
+import { SearchScreen } from '@/features/search/components/search-screen';
 
 vi.mock('@/lib/provider-client', () => ({ createProviderClient: () => ({}) }));
 vi.mock('@/lib/current-organization', () => ({
-  useCurrentOrganization: () => ({ status: 'success', error: null, organizationId: 'o', workingKey: 'k', collectionsList: ['handbook'] }),
+  useCurrentOrganization: () => ({ status: 'success', error: null, organizationId: 'o', workingKey: 'k' }),
 }));
+vi.mock('@/lib/collections-list', () => ({ useCollectionsList: () => ({ status: 'success', collectionsList: ['handbook'] }) }));
 
 describe('SearchScreen', () => {
   it('loads its code only once the search route is shown, then stays', async () => {

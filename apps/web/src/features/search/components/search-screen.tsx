@@ -3,7 +3,7 @@ import { ScreenErrorBoundary } from '@/components/ui/screen-error-boundary';
 import { ScreenLoading } from '@/components/ui/screen-loading';
 import { useRouteVisited } from '@/lib/use-route-visited';
 
-const SearchView = lazy(() => import('./search-view').then((m) => ({ default: m.SearchView })));
+const SearchView = lazy(() => import('@/features/search/components/search-view').then((m) => ({ default: m.SearchView })));
 
 /**
  * The Search screen. It stays mounted with the others (spec §2); its code is a separate chunk,

@@ -2,7 +2,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CurrentOrganization } from '@/lib/current-organization';
-import { SearchView } from './search-view';
+import { SearchView } from '@/features/search/components/search-view';
 import { chooseOption } from '@/test/choose-option';
 
 // The SDK client is the only boundary replaced: each method answers what the server would.
@@ -11,10 +11,11 @@ const client = {
 };
 vi.mock('@/lib/provider-client', () => ({ createProviderClient: () => client }));
 
-let organization: Partial<CurrentOrganization>;
+let organization: Partial<CurrentOrganization> & { collectionsList?: string[] };
 vi.mock('@/lib/current-organization', () => ({ useCurrentOrganization: () => organization }));
+vi.mock('@/lib/collections-list', () => ({ useCollectionsList: () => ({ status: organization.status ?? 'success', collectionsList: organization.collectionsList ?? [] }) }));
 
-const ready: Partial<CurrentOrganization> = {
+const ready: Partial<CurrentOrganization> & { collectionsList?: string[] } = {
   status: 'success',
   error: null,
   organizationId: 'org-1',

@@ -1,16 +1,18 @@
 import { CollectionPicker } from '@/components/collection-picker';
 import { NoOrganization } from '@/components/no-organization';
 import { Page } from '@/components/ui/page';
+import { useCollectionsList } from '@/lib/collections-list';
 import { useCurrentOrganization } from '@/lib/current-organization';
-import { searchMessages } from '../search-messages';
-import { canSearch } from '../search-state';
-import { useSearch } from '../use-search';
-import { SearchQueryBox } from './search-query-box';
-import { type ResultsMessage, SearchResultsTabs } from './search-results-tabs';
+import { searchMessages } from '@/features/search/search-messages';
+import { canSearch } from '@/features/search/search-state';
+import { useSearch } from '@/features/search/use-search';
+import { SearchQueryBox } from '@/features/search/components/search-query-box';
+import { type ResultsMessage, SearchResultsTabs } from '@/features/search/components/search-results-tabs';
 
 /** The Search screen (spec §2 "Search", §4): pick a collection, query it, read four kinds of results. */
 export function SearchView() {
-  const { organizationId, workingKey, collectionsList, noOrganization } = useCurrentOrganization();
+  const { organizationId, workingKey, noOrganization } = useCurrentOrganization();
+  const { collectionsList } = useCollectionsList();
   const { state, selectCollection, search } = useSearch(workingKey, organizationId);
   const collection = state.selectedCollection !== null && collectionsList.includes(state.selectedCollection) ? state.selectedCollection : null;
   const result = state.searchResult;

@@ -1,7 +1,7 @@
 import { ReceivedDocumentUsageHistory, type UsageRequest } from '@sift/contracts';
 import { queryOptions } from '@tanstack/react-query';
-import { postUsage } from './post-usage';
-import { historyInBuckets, historyKey, type UsageHistoryRequest } from './usage-history-request';
+import { postUsage } from '@/features/usage/api/post-usage';
+import { historyInBuckets, historyKey, type UsageHistoryRequest } from '@/features/usage/api/usage-history-request';
 
 /** Docs, OCR and Indexed by window. */
 export const getDocumentUsage = (workingKey: string | null, body: UsageRequest) =>

@@ -1,6 +1,6 @@
 import { ReceivedModelsUsageCounters } from '@sift/contracts';
 import { queryOptions } from '@tanstack/react-query';
-import { postUsage } from './post-usage';
+import { postUsage } from '@/features/usage/api/post-usage';
 
 export const getModelsUsageCounters = (workingKey: string | null) =>
   postUsage('models stats', workingKey, '/usage/models/counters', {}, ReceivedModelsUsageCounters);

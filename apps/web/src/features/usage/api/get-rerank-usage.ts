@@ -1,7 +1,7 @@
 import { ReceivedRerankUsageHistory, type UsageRequest } from '@sift/contracts';
 import { queryOptions } from '@tanstack/react-query';
-import { postUsage } from './post-usage';
-import { historyInBuckets, historyKey, type UsageHistoryRequest } from './usage-history-request';
+import { postUsage } from '@/features/usage/api/post-usage';
+import { historyInBuckets, historyKey, type UsageHistoryRequest } from '@/features/usage/api/usage-history-request';
 
 /** Rerank by window (no collection filter: reranker calls belong to no collection). */
 export const getRerankUsage = (workingKey: string | null, body: Omit<UsageRequest, 'collection_names'>) =>

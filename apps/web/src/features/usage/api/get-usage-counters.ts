@@ -1,6 +1,6 @@
 import { ReceivedUsageCounters } from '@sift/contracts';
 import { queryOptions } from '@tanstack/react-query';
-import { postUsage } from './post-usage';
+import { postUsage } from '@/features/usage/api/post-usage';
 
 export const getUsageCounters = (workingKey: string | null) => postUsage('usage stats', workingKey, '/usage/counters', {}, ReceivedUsageCounters);
 

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { createProviderClient } from '@/lib/provider-client';
 import { providerErrorMessage } from '@/lib/provider-errors';
 import { getSessionToken } from '@/lib/session';
-import { type UsageCall, usageMessages } from '../usage-messages';
+import { type UsageCall, usageMessages } from '@/features/usage/usage-messages';
 
 /**
  * One usage call through the official SDK's generic `post` (so it shares the client's timeout,

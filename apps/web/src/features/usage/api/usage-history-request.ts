@@ -1,5 +1,5 @@
 import type { UsageAmount, UsageRequest } from '@sift/contracts';
-import { foldIntoBuckets, type HistoryRange, historyRequests, rangeBounds, rangeBuckets } from '../usage-range';
+import { foldIntoBuckets, type HistoryRange, historyRequests, rangeBounds, rangeBuckets } from '@/features/usage/usage-range';
 
 /** What a history query loads and is keyed on (spec §4: reload on each change). */
 export interface UsageHistoryRequest {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { formatBytes, formatExactBytes } from '../usage-format';
+import { formatBytes, formatExactBytes } from '@/features/usage/usage-format';
 
 /** A byte size in B..TB; clicking it toggles the exact byte count (spec §9). */
 export function ByteSize({ bytes, className }: { bytes: number; className?: string }) {

@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FreshnessLabel } from './freshness-label';
+import { FreshnessLabel } from '@/features/usage/components/freshness-label';
 
 afterEach(() => vi.useRealTimers());
 

@@ -1,7 +1,7 @@
 import { RefreshCw } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { USAGE_UPDATED_LABEL_INTERVAL_MS } from '@/lib/constants';
-import { updatedLabel } from '../usage-format';
+import { updatedLabel } from '@/features/usage/usage-format';
 
 /** 'updated <1 min ago' / 'updated N min(s) ago', ticking every minute, and Refresh (spec §2). */
 export function FreshnessLabel({ updatedAt, refreshing, onRefresh }: { updatedAt: number | null; refreshing: boolean; onRefresh(): void }) {

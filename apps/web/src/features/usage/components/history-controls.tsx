@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { hourLabel } from '../usage-format';
-import { GRANULARITIES, GRANULARITY_LABELS, type HistoryRange } from '../usage-range';
+import { hourLabel } from '@/features/usage/usage-format';
+import { GRANULARITIES, GRANULARITY_LABELS, type HistoryRange } from '@/features/usage/usage-range';
 
 const field = 'h-9 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900 focus-visible:border-slate-500 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-slate-200';
 

@@ -1,6 +1,6 @@
 import { USAGE_METRIC_NAMES, type UsageAmount, type UsageMetricKey } from '@sift/contracts';
-import { formatCount } from '../usage-format';
-import { ByteSize } from './byte-size';
+import { formatCount } from '@/features/usage/usage-format';
+import { ByteSize } from '@/features/usage/components/byte-size';
 
 /**
  * One tile per metric with its count and size over the selected range ('-' until loaded).

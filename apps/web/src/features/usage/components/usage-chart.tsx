@@ -1,8 +1,8 @@
 import { Bar, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { Skeleton } from '@/components/ui/skeleton';
 import { USAGE_BYTES_AXIS_MIN, USAGE_CHART_HEIGHT, USAGE_CHART_MIN_WIDTH, USAGE_CHART_SKELETON_WIDTH, USAGE_COUNT_AXIS_MIN } from '@/lib/constants';
-import { formatBytes, formatCount, niceScale } from '../usage-format';
-import { axisLabel, axisTicks, chartTimeZone, type Granularity, pointIndexAt, windowLabel } from '../usage-range';
+import { formatBytes, formatCount, niceScale } from '@/features/usage/usage-format';
+import { axisLabel, axisTicks, chartTimeZone, type Granularity, pointIndexAt, windowLabel } from '@/features/usage/usage-range';
 
 export interface UsagePoint {
   window_start: number;

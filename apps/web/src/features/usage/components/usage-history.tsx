@@ -1,10 +1,10 @@
 import { USAGE_METRIC_NAMES, type UsageAmount, type UsageMetricKey } from '@sift/contracts';
 import { type ReactNode, useState } from 'react';
-import { drillDown, type HistoryRange, includesNow, rangeSummary } from '../usage-range';
-import { FreshnessLabel } from './freshness-label';
-import { HistoryControls } from './history-controls';
-import { MetricTiles } from './metric-tiles';
-import { UsageChart, type UsagePoint } from './usage-chart';
+import { drillDown, type HistoryRange, includesNow, rangeSummary } from '@/features/usage/usage-range';
+import { FreshnessLabel } from '@/features/usage/components/freshness-label';
+import { HistoryControls } from '@/features/usage/components/history-controls';
+import { MetricTiles } from '@/features/usage/components/metric-tiles';
+import { UsageChart, type UsagePoint } from '@/features/usage/components/usage-chart';
 
 export interface HistoryData {
   points: Partial<Record<UsageMetricKey, UsagePoint[]>>;

@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { ScreenLoading } from '@/components/ui/screen-loading';
 import { useRouteVisited } from '@/lib/use-route-visited';
 
-const UsageView = lazy(() => import('./usage-view').then((m) => ({ default: m.UsageView })));
+const UsageView = lazy(() => import('@/features/usage/components/usage-view').then((m) => ({ default: m.UsageView })));
 
 /**
  * The Usage screen. It stays mounted with the others (spec §2); its code (charts included) is a

@@ -1,7 +1,7 @@
 import { USAGE_METRIC_NAMES, type UsageAmount, type UsageMetricKey } from '@sift/contracts';
 import { Skeleton } from '@/components/ui/skeleton';
-import { formatCount } from '../usage-format';
-import { ByteSize } from './byte-size';
+import { formatCount } from '@/features/usage/usage-format';
+import { ByteSize } from '@/features/usage/components/byte-size';
 
 export interface SummaryCounters {
   all_time: Partial<Record<UsageMetricKey, UsageAmount>>;

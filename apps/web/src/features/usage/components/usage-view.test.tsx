@@ -4,15 +4,16 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CurrentOrganization } from '@/lib/current-organization';
 import { setSessionToken } from '@/lib/session';
-import { UsageView } from './usage-view';
+import { UsageView } from '@/features/usage/components/usage-view';
 
 // The SDK client is the only boundary replaced: `post(path)` answers what the server would.
 const answers = new Map<string, () => Promise<unknown>>();
 const client = { post: vi.fn((path: string, _options: { body: Record<string, unknown> }) => (answers.get(path) ?? (() => Promise.reject(new Error(`unexpected ${path}`))))()) };
 vi.mock('@/lib/provider-client', () => ({ createProviderClient: () => client }));
 
-let organization: Partial<CurrentOrganization>;
+let organization: Partial<CurrentOrganization> & { collectionsList?: string[] };
 vi.mock('@/lib/current-organization', () => ({ useCurrentOrganization: () => organization }));
+vi.mock('@/lib/collections-list', () => ({ useCollectionsList: () => ({ status: organization.status ?? 'success', collectionsList: organization.collectionsList ?? [] }) }));
 
 // jsdom has no layout: charts get a size from a stubbed ResizeObserver-free container.
 globalThis.ResizeObserver ??= class {
