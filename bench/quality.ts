@@ -9,8 +9,7 @@ import { openDatabase } from '../apps/server/src/db/database.ts';
 import { bootstrap } from '../apps/server/src/domain/bootstrap.ts';
 import { readCisi } from './cisi.ts';
 import { averagePrecision, mean, ndcgAt } from './ir-metrics.ts';
-import { random } from './random.ts';
-import { textGenerator } from './retrieval.ts';
+import { textGenerator } from './support/corpus.ts';
 
 /**
  * Ranking quality (`npm run bench -- quality`). A real server process (SQLite) on a temporary data
@@ -137,7 +136,7 @@ export async function runQualityBench(options: { largeMegabytes?: number } = {})
 
     // 2. Cost at 20 MB: generated documents of about 20 kB, generated queries.
     if (largeMegabytes > 0) {
-      const generate = textGenerator(random(11));
+      const generate = textGenerator(11);
       const documents: { path: string; text: string }[] = [];
       for (let bytes = 0; bytes < largeMegabytes * 1e6; ) {
         const text = generate.text(20_000);
