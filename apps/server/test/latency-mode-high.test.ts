@@ -95,6 +95,13 @@ describe('latency_mode', () => {
     expect(paths(reranked.body).at(-1)).toBe(TARGET);
   });
 
+  test("top-snippets' latency_mode is described in Sift's OpenAPI as Sift's own option", async () => {
+    const spec = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const property = spec.paths['/v1/queries/top-snippets'].post.requestBody.content['application/json'].schema.properties.latency_mode;
+    expect(property).toMatchObject({ enum: ['low', 'high'], default: 'low' });
+    expect(property.description).toContain("Sift's own option");
+  });
+
   test('a query without searchable words finds nothing in either mode', async () => {
     const high = await h.call(v1('/queries/top-documents'), { collection_name: c, query: 'the of and', k: 10, latency_mode: 'high' }, f.keyA);
     expect(high.status).toBe(200);
