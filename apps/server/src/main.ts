@@ -3,15 +3,18 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { buildApp } from './http/app.ts';
 import { startIngestThread } from './ingest/thread.ts';
-import { recoverLeases } from './ingest/worker.ts';
+import { recoverAtStart } from './domain/document-states.ts';
 
 /** config -> database -> app -> listen. */
 const config = loadConfig();
 const database = await openDatabase(config);
 const app = await buildApp({ config, database, keyring: createKeyring(config.secret) });
 
-// SQLite is served by this process only: leases left at start belong to a process now dead.
-if (database.dialect === 'sqlite' && config.ingestWorkers > 0) await recoverLeases(database, { all: true }, app.log);
+// Once, before the ingestion threads start: leases left by a process that died go back to the queue.
+if (config.ingestWorkers > 0) {
+  const requeued = await recoverAtStart(database);
+  if (requeued > 0) app.log.info(`ingest: ${requeued} interrupted document(s) back in the queue`);
+}
 // Several threads, so one indexes (the search file's lock) while another parses and writes rows.
 const ingestThreads = Array.from({ length: config.ingestWorkers > 0 ? config.ingestThreads : 0 }, () =>
   startIngestThread({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, concurrency: config.ingestWorkers, log: app.log }),

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.ts';
 import { ensureSearchFile } from './search/sqlite-file.ts';
@@ -15,7 +15,7 @@ export interface DatabaseOptions {
 /** Opens SQLite under the data folder (default) or PostgreSQL (DATABASE_URL), and migrates it. */
 export async function openDatabase({ dataDir, databaseUrl }: DatabaseOptions): Promise<Database> {
   const database = databaseUrl?.startsWith('postgres') ? openPostgres(databaseUrl) : openSqlite(dataDir, databaseUrl);
-  await migrate(database.db);
+  await migrate(database);
   if (database.sqlitePath) ensureSearchFile(database.sqlitePath);
   return database;
 }
@@ -48,8 +48,11 @@ function openPostgres(url: string): Database {
   return { db, dialect: 'postgres', destroy: () => db.destroy() };
 }
 
-async function migrate(db: Kysely<DB>): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
+async function migrate({ db, dialect }: Database): Promise<void> {
+  // Kysely looks for its migration tables in every schema it can list; name ours, or another
+  // installation's schema in the same PostgreSQL database would pass for this one's.
+  const migrationTableSchema = dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true, migrationTableSchema });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error;
 }

@@ -1,18 +1,34 @@
 import type { DocumentMetadata, TopDocumentsRequest, TopPagesRequest, TopSnippetsRequest } from '@sift/contracts';
-import { type DocumentHit, filteredDocuments, searchIndex } from '../db/search/index.ts';
+import { type DocumentHit, filteredDocuments, type SearchRequest, searchIndex } from '../db/search/index.ts';
+import type { FilterNode } from '../db/search/filter-node.ts';
 import type { Database } from '../db/schema.ts';
 import { countTokens } from '../ingest/tokens.ts';
 import { requireCollection } from './collections.ts';
 import { parseMetadataFilter } from './metadata-filter.ts';
 import type { ProviderActor } from './provider-actor.ts';
+import { expandedQuery } from './query-expansion.ts';
 import { recordQueryUsage } from './query-usage.ts';
+import { documentTexts, rerankHits } from './rerank-hits.ts';
 import type { CollectionRef, QueryType } from './usage-events.ts';
 
 /**
  * Queries of the provider API: BM25 ranking per granularity (db/search), scores in 0..1, the
- * metadata filter, and one query usage event per call. `latency_mode` and `reranker` are
- * accepted for compatibility; ranking is the index's own.
+ * metadata filter, and one query usage event per call. `latency_mode: "high"` ranks with the
+ * query expanded by pseudo-relevance feedback (query-expansion.ts); `reranker` then scores the
+ * retrieved hits again with that model (rerank-hits.ts).
  */
+
+/** The index request of a query: "high" adds the weighted terms of the expanded query. */
+async function searchRequest(
+  database: Database,
+  collectionId: string,
+  input: { query: string; k: number; latency_mode: 'low' | 'high' },
+  filter: FilterNode | null,
+): Promise<SearchRequest> {
+  const request: SearchRequest = { collectionId, query: input.query, k: input.k, filter };
+  if (input.latency_mode === 'high') request.terms = await expandedQuery(database, collectionId, input.query, filter);
+  return request;
+}
 
 const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
 
@@ -50,10 +66,13 @@ export async function topDocuments(database: Database, actor: ProviderActor, inp
   const startedAt = performance.now();
   const collection = await requireCollection(database.db, actor.organizationId, input.collection_name);
   const filter = parseMetadataFilter(input.filter);
-  const hits =
+  let hits =
     input.query === null
       ? await filteredDocuments(database, collection.collectionId, filter, input.k)
-      : await searchIndex(database).topDocuments({ collectionId: collection.collectionId, query: input.query, k: input.k, filter });
+      : await searchIndex(database).topDocuments(await searchRequest(database, collection.collectionId, { ...input, query: input.query }, filter));
+  if (input.reranker && input.query !== null) {
+    hits = await rerankHits(database, actor.organizationId, input.reranker, input.query, hits, (found) => documentTexts(database, found.map((hit) => hit.documentId)));
+  }
   const results = await documentResults(hits, new Map(hits.map((hit) => [hit.documentId, hit.score])), input.include_metadata, actor);
   recordQuery(database, collection, 'documents', input.query, results.map(() => ({})), startedAt);
   return { results };
@@ -63,7 +82,8 @@ export async function topPages(database: Database, actor: ProviderActor, input: 
   const startedAt = performance.now();
   const collection = await requireCollection(database.db, actor.organizationId, input.collection_name);
   const filter = parseMetadataFilter(input.filter);
-  const hits = await searchIndex(database).topPages({ collectionId: collection.collectionId, query: input.query, k: input.k, filter, includeContent: input.include_content });
+  const request = await searchRequest(database, collection.collectionId, input, filter);
+  const hits = await searchIndex(database).topPages({ ...request, includeContent: input.include_content });
   const results = hits.map((hit) => ({
     path: hit.path,
     page_index: hit.pageIndex,
@@ -83,7 +103,11 @@ export async function topSnippets(database: Database, actor: ProviderActor, inpu
   const collection = await requireCollection(database.db, actor.organizationId, input.collection_name);
   const filter = parseMetadataFilter(input.filter);
   const granularity = input.precise_responses ? 'fine' : 'coarse';
-  const hits = await searchIndex(database).topSnippets({ collectionId: collection.collectionId, query: input.query, k: input.k, filter, granularity });
+  const request = await searchRequest(database, collection.collectionId, input, filter);
+  let hits = await searchIndex(database).topSnippets({ ...request, granularity });
+  if (input.reranker) {
+    hits = await rerankHits(database, actor.organizationId, input.reranker, input.query, hits, async (found) => found.map((hit) => hit.content));
+  }
   const results = hits.map((hit) => ({
     path: hit.path,
     start_index: hit.startIndex,

@@ -1,7 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../db/database.ts';
-import { tuneForIngestion } from '../db/queue.ts';
-import { notifyDocumentsQueued } from '../domain/documents.ts';
+import { notifyDocumentsQueued, tuneForIngestion } from '../db/queue.ts';
 import { closeOcr } from './parse.ts';
 import { startIngestWorkers } from './worker.ts';
 
@@ -14,7 +13,6 @@ const workers = await startIngestWorkers({
   database,
   dataDir,
   concurrency,
-  recoverAllLeases: false, // done once by the server, before its threads start
   log: {
     info: (text) => port.postMessage({ type: 'info', text }),
     error: (detail, text) => port.postMessage({ type: 'error', text: text ?? 'ingest error', detail: String((detail as { err?: unknown })?.err ?? detail) }),

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { onDocumentQueued } from '../domain/documents.ts';
+import { onDocumentQueued } from '../db/queue.ts';
 
 export interface IngestThreadOptions {
   dataDir: string;

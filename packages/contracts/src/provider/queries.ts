@@ -35,6 +35,10 @@ export const TopSnippetsRequest = z.object({
   /** true: fine snippets (about 200 characters); false: coarse (about 2000). */
   precise_responses: z.boolean().default(false),
   include_document_metadata: z.boolean().default(false),
+  /** Sift's own option (the reference has it on top-documents and top-pages only), with the same meaning. */
+  latency_mode: LatencyMode.describe(
+    'Sift\'s own option, as on top-documents and top-pages: "low" (the default) ranks by BM25; "high" takes longer and expands the query by pseudo-relevance feedback (RM3) from the collection\'s best passages, which finds relevant snippets that do not repeat the query\'s words.',
+  ),
 });
 export type TopSnippetsRequest = z.infer<typeof TopSnippetsRequest>;
 

@@ -71,6 +71,9 @@ export function queryTerms(query: string): string[] {
 /** Monotonic map of a BM25 weight (0 and up) onto 0..1, the same for every query and backend. */
 export const bm25Score = (weight: number): number => (weight > 0 ? weight / (weight + 10) : 0);
 
+/** The BM25 weight a score stands for: the inverse of bm25Score. */
+export const bm25Weight = (score: number): number => (score > 0 ? (10 * score) / (1 - Math.min(score, 1 - 1e-12)) : 0);
+
 /** BM25's parameters, the same on both backends (FTS5's bm25() uses these values). */
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;

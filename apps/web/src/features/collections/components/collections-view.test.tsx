@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CurrentOrganization } from '@/lib/current-organization';
 import { CollectionsView } from './collections-view';
+import { chooseOption } from '@/test/choose-option';
 
 // The SDK client is the only boundary replaced: each method answers what the server would.
 const client = {
@@ -60,7 +61,7 @@ function renderView() {
 
 async function choose(name = 'handbook') {
   const user = userEvent.setup();
-  await user.selectOptions(screen.getByRole('combobox', { name: 'Collection' }), name);
+  await chooseOption(user, screen.getByRole('combobox', { name: 'Collection' }), name);
   return user;
 }
 
@@ -81,7 +82,7 @@ beforeEach(() => {
 describe('CollectionsView', () => {
   it('before a collection is chosen: the messages and the disabled prefix box', () => {
     renderView();
-    expect(screen.getByRole('option', { name: 'Select a Collection' })).toBeTruthy();
+    expect(screen.getByRole('combobox', { name: 'Collection' }).textContent).toBe('Select a Collection');
     expect(screen.getAllByText('Select a collection to view files')).toHaveLength(2);
     const prefix = screen.getByPlaceholderText('Select a Collection first.') as HTMLInputElement;
     expect(prefix.disabled).toBe(true);
@@ -156,8 +157,20 @@ describe('CollectionsView', () => {
     renderView();
     await choose();
     expect(await screen.findByText('Fetching collection failed...')).toBeTruthy();
+    expect(await screen.findByText('Error loading documents: Connection error.')).toBeTruthy();
+    // One message for one failure.
+    expect(screen.queryByText('Document Search failed...')).toBeNull();
+  });
+
+  it('a failed prefix search shows one message and none of the previous rows', async () => {
+    client.documents.getInfoList.mockResolvedValueOnce({ documents: [doc('guide.txt', 'indexed')] }).mockRejectedValue(new Error('Connection error.'));
+    renderView();
+    const user = await choose();
+    expect(await screen.findByText('guide.txt')).toBeTruthy();
+    await user.type(screen.getByLabelText('Search files by prefix'), 'gu');
     expect(await screen.findByText('Document Search failed...')).toBeTruthy();
-    expect(screen.getByText('Error loading documents: Connection error.')).toBeTruthy();
+    expect(screen.queryByText('guide.txt')).toBeNull();
+    expect(screen.queryByText(/Error loading documents/)).toBeNull();
   });
 
   it('reads every page of the cursor, asking for paths after the last one', async () => {
@@ -181,7 +194,7 @@ describe('CollectionsView', () => {
     await waitFor(() => expect(client.documents.getInfoList).toHaveBeenLastCalledWith({ collection_name: 'handbook', path_prefix: 'no', limit: 1024 }));
     expect(await screen.findByText('Select a file to view its contents')).toBeTruthy();
 
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Collection' }), 'manuals');
+    await chooseOption(user, screen.getByRole('combobox', { name: 'Collection' }), 'manuals');
     expect((screen.getByPlaceholderText('Search files by prefix...') as HTMLInputElement).value).toBe('');
     expect((screen.getByRole('switch', { name: 'Show Metadata' }) as HTMLInputElement).checked).toBe(true);
   });
