@@ -5,17 +5,18 @@ import type { Database } from '../db/schema.ts';
 import { countTokens } from '../ingest/tokens.ts';
 import { requireCollection } from './collections.ts';
 import { parseMetadataFilter } from './metadata-filter.ts';
+import { pageImageUrls } from './page-images.ts';
 import type { ProviderActor } from './provider-actor.ts';
 import { expandedQuery } from './query-expansion.ts';
 import { recordQueryUsage } from './query-usage.ts';
-import { documentTexts, rerankHits } from './rerank-hits.ts';
+import { RERANK_DOCUMENT_CHARS, requireReranker, rerankHits } from './rerank-hits.ts';
 import type { CollectionRef, QueryType } from './usage-events.ts';
 
 /**
  * Queries of the provider API: BM25 ranking per granularity (db/search), scores in 0..1, the
  * metadata filter, and one query usage event per call. `latency_mode: "high"` ranks with the
- * query expanded by pseudo-relevance feedback (query-expansion.ts); `reranker` then scores the
- * retrieved hits again with that model (rerank-hits.ts).
+ * query expanded by pseudo-relevance feedback (query-expansion.ts); `reranker` then reorders the
+ * retrieved candidates by that model (rerank-hits.ts).
  */
 
 /** The index request of a query: "high" adds the weighted terms of the expanded query. */
@@ -64,15 +65,15 @@ function recordQuery(
 
 export async function topDocuments(database: Database, actor: ProviderActor, input: TopDocumentsRequest) {
   const startedAt = performance.now();
+  requireReranker(input.reranker);
   const collection = await requireCollection(database.db, actor.organizationId, input.collection_name);
   const filter = parseMetadataFilter(input.filter);
-  let hits =
+  const retrieved =
     input.query === null
       ? await filteredDocuments(database, collection.collectionId, filter, input.k)
       : await searchIndex(database).topDocuments(await searchRequest(database, collection.collectionId, { ...input, query: input.query }, filter));
-  if (input.reranker && input.query !== null) {
-    hits = await rerankHits(database, actor.organizationId, input.reranker, input.query, hits, (found) => documentTexts(database, found.map((hit) => hit.documentId)));
-  }
+  const texts = input.reranker ? await documentOpenings(database, retrieved.map((hit) => hit.documentId)) : new Map<string, string>();
+  const hits = await rerankHits(database, actor, { reranker: input.reranker, query: input.query, hits: retrieved, textOf: (hit) => texts.get(hit.documentId) ?? '' });
   const results = await documentResults(hits, new Map(hits.map((hit) => [hit.documentId, hit.score])), input.include_metadata, actor);
   recordQuery(database, collection, 'documents', input.query, results.map(() => ({})), startedAt);
   return { results };
@@ -80,16 +81,20 @@ export async function topDocuments(database: Database, actor: ProviderActor, inp
 
 export async function topPages(database: Database, actor: ProviderActor, input: TopPagesRequest) {
   const startedAt = performance.now();
+  requireReranker(input.reranker);
   const collection = await requireCollection(database.db, actor.organizationId, input.collection_name);
   const filter = parseMetadataFilter(input.filter);
   const request = await searchRequest(database, collection.collectionId, input, filter);
-  const hits = await searchIndex(database).topPages({ ...request, includeContent: input.include_content });
-  const results = hits.map((hit) => ({
+  // The reranker reads the pages even when the client does not.
+  const retrieved = await searchIndex(database).topPages({ ...request, includeContent: input.include_content || input.reranker != null });
+  const hits = await rerankHits(database, actor, { reranker: input.reranker, query: input.query, hits: retrieved, textOf: (hit) => hit.content ?? '' });
+  const imageUrls = await pageImageUrls(database, actor, hits);
+  const results = hits.map((hit, position) => ({
     path: hit.path,
     page_index: hit.pageIndex,
     score: hit.score,
-    content: hit.content,
-    image_url: null,
+    content: input.include_content ? hit.content : null,
+    image_url: imageUrls[position]!,
   }));
   const best = new Map<string, number>();
   for (const hit of hits) best.set(hit.documentId, Math.max(best.get(hit.documentId) ?? 0, hit.score));
@@ -100,14 +105,13 @@ export async function topPages(database: Database, actor: ProviderActor, input: 
 
 export async function topSnippets(database: Database, actor: ProviderActor, input: TopSnippetsRequest) {
   const startedAt = performance.now();
+  requireReranker(input.reranker);
   const collection = await requireCollection(database.db, actor.organizationId, input.collection_name);
   const filter = parseMetadataFilter(input.filter);
   const granularity = input.precise_responses ? 'fine' : 'coarse';
   const request = await searchRequest(database, collection.collectionId, input, filter);
-  let hits = await searchIndex(database).topSnippets({ ...request, granularity });
-  if (input.reranker) {
-    hits = await rerankHits(database, actor.organizationId, input.reranker, input.query, hits, async (found) => found.map((hit) => hit.content));
-  }
+  const retrieved = await searchIndex(database).topSnippets({ ...request, granularity });
+  const hits = await rerankHits(database, actor, { reranker: input.reranker, query: input.query, hits: retrieved, textOf: (hit) => hit.content });
   const results = hits.map((hit) => ({
     path: hit.path,
     start_index: hit.startIndex,
@@ -121,4 +125,11 @@ export async function topSnippets(database: Database, actor: ProviderActor, inpu
   const document_results = await documentResults(hits, best, input.include_document_metadata, actor);
   recordQuery(database, collection, granularity, input.query, results, startedAt);
   return { results, document_results };
+}
+
+/** The opening of each document's parsed text, what top-documents reranks on. */
+async function documentOpenings(database: Database, documentIds: string[]): Promise<Map<string, string>> {
+  if (documentIds.length === 0) return new Map();
+  const rows = await database.db.selectFrom('documents').select(['id', 'text']).where('id', 'in', documentIds).execute();
+  return new Map(rows.map((row) => [row.id, (row.text ?? '').slice(0, RERANK_DOCUMENT_CHARS)]));
 }

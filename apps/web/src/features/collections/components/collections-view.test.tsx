@@ -9,7 +9,7 @@ import { chooseOption } from '@/test/choose-option';
 // The SDK client is the only boundary replaced: each method answers what the server would.
 const client = {
   status: { getStatus: vi.fn() },
-  documents: { getInfoList: vi.fn(), getInfo: vi.fn(), add: vi.fn() },
+  documents: { getInfoList: vi.fn(), getInfo: vi.fn(), getPageInfo: vi.fn(), add: vi.fn() },
   collections: { add: vi.fn() },
 };
 vi.mock('@/lib/provider-client', () => ({ createProviderClient: () => client }));
@@ -77,6 +77,7 @@ beforeEach(() => {
     ],
   });
   client.documents.getInfo.mockResolvedValue({ document: { ...doc('guide.txt', 'indexed'), content: 'Trim the wick.' } });
+  client.documents.getPageInfo.mockResolvedValue({ page: { page_index: 0, image_url: null } });
 });
 
 describe('CollectionsView', () => {
@@ -128,6 +129,31 @@ describe('CollectionsView', () => {
     await user.click(screen.getByRole('switch', { name: 'Show Metadata' }));
     await user.click(screen.getByRole('button', { name: /scan\.pdf/ }));
     expect(screen.getByText('Document parsing failed. Please check the file format and try uploading again.')).toBeTruthy();
+  });
+
+  it("shows a PDF's page images beside its text", async () => {
+    client.documents.getInfoList.mockResolvedValue({ documents: [doc('manual.pdf', 'indexed', { num_pages: 2 })] });
+    client.documents.getInfo.mockResolvedValue({ document: { ...doc('manual.pdf', 'indexed', { num_pages: 2 }), content: 'Page one. Page two.' } });
+    client.documents.getPageInfo.mockImplementation(async ({ page_index }: { page_index: number }) => ({
+      page: { page_index, image_url: `https://sift.test/v1/documents/get-page-image?token=p${page_index}` },
+    }));
+    renderView();
+    const user = await choose();
+    await user.click(await screen.findByRole('button', { name: /manual\.pdf/ }));
+    const images = within(await screen.findByRole('list', { name: 'Page images' })).getAllByRole('img');
+    expect(images.map((image) => [image.getAttribute('alt'), image.getAttribute('src')])).toEqual([
+      ['Page 1', 'https://sift.test/v1/documents/get-page-image?token=p0'],
+      ['Page 2', 'https://sift.test/v1/documents/get-page-image?token=p1'],
+    ]);
+    expect(screen.getByLabelText('Document content').textContent).toBe('Page one. Page two.');
+  });
+
+  it('shows no page images for a text document', async () => {
+    renderView();
+    const user = await choose();
+    await user.click(await screen.findByRole('button', { name: /guide\.txt/ }));
+    expect(await screen.findByText('Trim the wick.')).toBeTruthy();
+    expect(screen.queryByRole('list', { name: 'Page images' })).toBeNull();
   });
 
   it('content errors: not found, any other failure, empty content', async () => {
