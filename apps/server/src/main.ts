@@ -16,8 +16,8 @@ if (config.ingestWorkers > 0) {
   if (requeued > 0) app.log.info(`ingest: ${requeued} interrupted document(s) back in the queue`);
 }
 // Several threads, so one indexes (the search file's lock) while another parses and writes rows.
-const ingestThreads = Array.from({ length: config.ingestWorkers > 0 ? config.ingestThreads : 0 }, () =>
-  startIngestThread({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, concurrency: config.ingestWorkers, log: app.log }),
+const ingestThreads = Array.from({ length: config.ingestWorkers > 0 ? config.ingestThreads : 0 }, (_, i) =>
+  startIngestThread({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, concurrency: config.ingestWorkers, checkpoints: i === 0, log: app.log }),
 );
 
 const shutdown = async () => {

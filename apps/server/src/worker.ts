@@ -1,6 +1,7 @@
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { tuneForIngestion } from './db/queue.ts';
+import { keepWriteAheadLogsSmall } from './db/wal-checkpoint.ts';
 import { recoverAtStart } from './domain/document-states.ts';
 import { startIngestWorkers } from './ingest/worker.ts';
 
@@ -19,11 +20,13 @@ const log = {
 if (database.dialect === 'sqlite') log.info('ingest: SQLite: make sure the server runs with SIFT_INGEST_WORKERS=0');
 const requeued = await recoverAtStart(database);
 if (requeued > 0) log.info(`ingest: ${requeued} interrupted document(s) back in the queue`);
+const logs = keepWriteAheadLogsSmall(database);
 const workers = await startIngestWorkers({ database, dataDir: config.dataDir, concurrency: Math.max(1, config.ingestWorkers), log });
 log.info(`ingest: ${Math.max(1, config.ingestWorkers)} worker loop(s) on ${database.dialect}`);
 
 const shutdown = async () => {
   await workers.stop();
+  logs.stop();
   await database.destroy();
   process.exit(0);
 };

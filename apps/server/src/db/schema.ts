@@ -14,5 +14,7 @@ export interface Database {
   dialect: Dialect;
   /** SQLite file path, when SQLite runs (the search adapter opens FTS5 tables through it). */
   sqlitePath?: string;
+  /** SQLite: reader threads answering searches (default: one per core). */
+  searchThreads?: number;
   destroy(): Promise<void>;
 }

@@ -1,14 +1,16 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../db/database.ts';
+import { keepWriteAheadLogsSmall } from '../db/wal-checkpoint.ts';
 import { notifyDocumentsQueued, tuneForIngestion } from '../db/queue.ts';
 import { closeOcr } from './parse.ts';
 import { startIngestWorkers } from './worker.ts';
 
 /** The ingestion thread (see thread.ts): its own database handle, the usual worker loops. */
-const { dataDir, databaseUrl, concurrency } = workerData as { dataDir: string; databaseUrl?: string; concurrency: number };
+const { dataDir, databaseUrl, concurrency, checkpoints } = workerData as { dataDir: string; databaseUrl?: string; concurrency: number; checkpoints: boolean };
 const port = parentPort!;
 const database = await openDatabase({ dataDir, databaseUrl });
 await tuneForIngestion(database);
+const logs = checkpoints ? keepWriteAheadLogsSmall(database) : null;
 const workers = await startIngestWorkers({
   database,
   dataDir,
@@ -22,6 +24,7 @@ port.on('message', async (message: { type: 'queued' | 'stop' }) => {
   if (message.type === 'queued') notifyDocumentsQueued();
   if (message.type === 'stop') {
     await workers.stop();
+    logs?.stop();
     await closeOcr();
     await database.destroy();
     port.close();

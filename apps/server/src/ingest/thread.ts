@@ -5,6 +5,8 @@ export interface IngestThreadOptions {
   dataDir: string;
   databaseUrl?: string;
   concurrency: number;
+  /** This thread also keeps SQLite's write-ahead logs small (one thread of the server does). */
+  checkpoints: boolean;
   log: { info(message: string): void; error(object: unknown, message?: string): void };
 }
 
@@ -19,7 +21,7 @@ export function startIngestThread(options: IngestThreadOptions): { stop(): Promi
   const entry = new URL('./thread-entry.ts', import.meta.url).href;
   const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`, {
     eval: true,
-    workerData: { dataDir: options.dataDir, databaseUrl: options.databaseUrl, concurrency: options.concurrency },
+    workerData: { dataDir: options.dataDir, databaseUrl: options.databaseUrl, concurrency: options.concurrency, checkpoints: options.checkpoints },
   });
   let exited = false;
   worker.once('exit', () => {
