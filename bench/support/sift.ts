@@ -127,7 +127,11 @@ export async function startSift(options: {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+        // A clean exit writes the --cpu-prof profiles; a kill loses them, so it is said.
+        const timer = setTimeout(() => {
+          process.stderr.write('the server did not stop within 60 s of SIGTERM: killed\n');
+          child.kill('SIGKILL');
+        }, 60_000);
         await exited;
         clearTimeout(timer);
       }

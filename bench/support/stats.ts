@@ -17,7 +17,7 @@ export const inSeries = (a: number, b: number): number => 1 / (1 / a + 1 / b);
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function banner(): void {
-  console.log(`Code: ${revision()}, ${new Date().toISOString()}.`);
+  console.log(`Code: ${MEASURED}, report printed ${new Date().toISOString()}.`);
   console.log(
     `Figures from a shared, busy machine (${availableParallelism()} cores shared by several engineers, load average ${loadavg()[0]!.toFixed(2)} now): compare ratios taken in one run rather than absolute numbers across runs.`,
   );
@@ -29,7 +29,7 @@ export function progress(message: string): void {
   process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(1)} s] ${message}\n`);
 }
 
-/** The commit measured, and whether the working tree had changes. */
+/** The commit measured, and whether the working tree had changes: taken when the benchmark starts. */
 function revision(): string {
   try {
     const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
@@ -39,3 +39,5 @@ function revision(): string {
     return 'commit unknown';
   }
 }
+
+const MEASURED = `${revision()} at start ${new Date().toISOString()}`;
