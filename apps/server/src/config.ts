@@ -26,6 +26,8 @@ const Env = z.object({
   SIFT_INGEST_THREADS: z.coerce.number().int().min(1).default(2),
   /** SQLite: threads answering searches; unset, one per core. */
   SIFT_SEARCH_THREADS: z.coerce.number().int().min(1).optional(),
+  /** The admin API's bearer key (/v1/admin/*); unset, the admin API refuses every call. */
+  SIFT_ADMIN_KEY: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -57,6 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     ingestThreads: parsed.SIFT_INGEST_THREADS,
     searchThreads: parsed.SIFT_SEARCH_THREADS,
     logLevel: parsed.LOG_LEVEL,
+    adminKey: parsed.SIFT_ADMIN_KEY,
   };
 }
 

@@ -6,6 +6,7 @@ import * as usage from './004_usage.ts';
 import * as usageRollups from './005_usage_rollups.ts';
 import * as searchFile from './006_search_file.ts';
 import * as collectionIndex from './007_collection_index.ts';
+import * as providerApi from './010_provider_api.ts';
 
 /**
  * Migrations by name; Kysely runs them in name order. Each area adds its own file here
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '005_usage_rollups': usageRollups,
   '006_search_file': searchFile,
   '007_collection_index': collectionIndex,
+  '010_provider_api': providerApi,
 };

@@ -11,7 +11,8 @@ import SQLite from 'better-sqlite3';
  * in WAL mode never wait for writers, so ingestion does not hold them up either.
  */
 export interface ReaderPool {
-  all<Row>(text: string, parameters: readonly unknown[]): Promise<Row[]>;
+  /** Rows of one query; `setup` statements (idempotent, such as a temporary table) run first, once per thread. */
+  all<Row>(text: string, parameters: readonly unknown[], setup?: readonly string[]): Promise<Row[]>;
   close(): Promise<void>;
 }
 
@@ -25,8 +26,14 @@ const connection = new SQLite(workerData.databasePath, { readonly: true, fileMus
 connection.pragma('busy_timeout = 5000');
 connection.prepare('attach database ? as search').run(workerData.searchPath);
 const statements = new Map();
-parentPort.on('message', ({ id, text, parameters }) => {
+const done = new Set();
+parentPort.on('message', ({ id, text, parameters, setup }) => {
   try {
+    for (const statement of setup || []) {
+      if (done.has(statement)) continue;
+      connection.prepare(statement).run();
+      done.add(statement);
+    }
     let statement = statements.get(text);
     if (!statement) {
       // Collections and filters make distinct SQL; a bounded cache keeps the common shapes prepared.
@@ -70,12 +77,12 @@ export function openReaderPool(options: { databasePath: string; searchPath: stri
   });
 
   return {
-    all<Row>(text: string, parameters: readonly unknown[]) {
+    all<Row>(text: string, parameters: readonly unknown[], setup?: readonly string[]) {
       const thread = threads.reduce((least, candidate) => (candidate.pending.size < least.pending.size ? candidate : least));
       const id = nextId++;
       return new Promise<Row[]>((resolve, reject) => {
         thread.pending.set(id, { resolve: resolve as (rows: unknown[]) => void, reject });
-        thread.worker.postMessage({ id, text, parameters });
+        thread.worker.postMessage({ id, text, parameters, setup });
       });
     },
     async close() {

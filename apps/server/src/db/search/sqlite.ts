@@ -4,7 +4,7 @@ import { beforeDestroy } from '../database.ts';
 import type { Database } from '../schema.ts';
 import { queryTerms } from './analyzer.ts';
 import { filterSql } from './filter.ts';
-import { rankHits, RANK_SLACK } from './rank.ts';
+import { rankHits, RANK_SLACK, rankingTerms } from './rank.ts';
 import { defaultReaderThreads, openReaderPool, type ReaderPool } from './reader-pool.ts';
 import { ftsMatch, ftsTable, type Granularity, openSearchWriter, searchFilePath, type SearchWriter } from './sqlite-file.ts';
 import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
@@ -12,10 +12,9 @@ import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit } fro
 /**
  * SQLite FTS5: each collection's contentless tables in the search file (see sqlite-file.ts),
  * ranked by bm25() over that collection's rows only. FTS5 ranks the matches and only the best
- * k (and a few more, for ties: rank.ts) are joined to their rows. Searches run on a pool of
- * reader threads (reader-pool.ts), read-only connections with their prepared statements kept, so
- * a query costs little more than the FTS5 match itself and several run at once, off the HTTP
- * thread. The search file is written by whoever indexes.
+ * k (and a few more, for ties: rank.ts) are joined to their rows. Searches run on a read-only
+ * connection of their own with prepared statements kept, so a query costs little more than the
+ * FTS5 match itself. The search file is written by whoever indexes.
  */
 export function sqliteSearchIndex(database: Database): SearchIndex {
   const reader = openReader(database);
@@ -28,13 +27,13 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     writer = opened;
     return opened;
   };
-  const run = async <Row>(query: RawBuilder<unknown>): Promise<Row[]> => {
+  const run = async <Row>(query: RawBuilder<unknown>, setup?: readonly string[]): Promise<Row[]> => {
     const { sql: text, parameters } = query.compile(database.db);
     try {
-      return await reader.all<Row>(text, parameters);
+      return await reader.all<Row>(text, parameters, setup);
     } catch (error) {
       // A collection without tables yet (nothing indexed) or deleted meanwhile matches nothing.
-      if (error instanceof SQLite.SqliteError && /no such table/.test(error.message)) return [];
+      if (error instanceof SQLite.SqliteError && /no such (fts5 )?table/.test(error.message)) return [];
       throw error;
     }
   };
@@ -46,6 +45,7 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
    * to their document in rank order until enough pass the filter.
    */
   const top = async <Row extends { weight: number }>(granularity: Granularity, request: SearchRequest, join: (rowid: string) => RawBuilder<unknown>, columns: RawBuilder<unknown>): Promise<Row[]> => {
+    if (request.terms) return weightedTop<Row>(granularity, request, join, columns);
     const terms = queryTerms(request.query);
     if (terms.length === 0) return [];
     const table = ftsTable(request.collectionId, granularity);
@@ -63,6 +63,53 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
           and rowid not in (select row_id from search_deletions where collection_id = ${request.collectionId} and fts_table = ${granularity})
           order by rank limit ${limit}) t ${join('t.rowid')} order by t.rank`,
     );
+  };
+
+  /**
+   * A weighted query (relevance feedback): each term's rows ranked by bm25() on their own (the
+   * same statistics as any query of the collection), their weights times that BM25 summed per
+   * row in SQL, and the best k (plus slack) joined to their rows.
+   */
+  const weightedTop = async <Row extends { weight: number }>(
+    granularity: Granularity,
+    request: SearchRequest,
+    join: (rowid: string) => RawBuilder<unknown>,
+    columns: RawBuilder<unknown>,
+  ): Promise<Row[]> => {
+    const terms = rankingTerms(request);
+    if (terms.length === 0) return [];
+    const table = ftsTable(request.collectionId, granularity);
+    const fts = sql.raw(`search."${table}"`);
+    const name = sql.raw(`"${table}"`);
+    const limit = request.k + RANK_SLACK;
+    const perTerm = terms.map(({ term, weight }) => sql`select rowid, rank, ${weight} as w from ${fts} where ${name} match ${ftsMatch([term])}`);
+    const summed = sql`select rowid, sum(w * -rank) as weight from (${sql.join(perTerm, sql` union all `)}) group by rowid`;
+    if (request.filter) {
+      return run<Row>(sql`select ${columns}, t.weight as weight from (${summed}) t ${join('t.rowid')} where ${filterSql(request.filter)} order by t.weight desc limit ${limit}`);
+    }
+    return run<Row>(
+      sql`select ${columns}, t.weight as weight from (select rowid, weight from (${summed})
+          where rowid not in (select row_id from search_deletions where collection_id = ${request.collectionId} and fts_table = ${granularity})
+          order by weight desc limit ${limit}) t ${join('t.rowid')} order by t.weight desc`,
+    );
+  };
+
+  /** Document frequencies from an fts5vocab table over the collection's FTS table, made once per connection. */
+  const termStatistics: SearchIndex['termStatistics'] = async (collectionId, granularity, terms) => {
+    const table = ftsTable(collectionId, granularity);
+    const vocabulary = `v_${table}`;
+    // Each reader thread makes the vocabulary table on its own connection, the first time it needs it.
+    const setup = [`create virtual table if not exists temp."${vocabulary}" using fts5vocab(search, '${table}', 'row')`];
+    const counted = await run<{ n: number }>(sql`select count(*) as n from ${sql.raw(`search."${table}"`)}`);
+    const frequencies = new Map<string, number>();
+    if (terms.length > 0) {
+      const rows = await run<{ term: string; doc: number }>(
+        sql`select term, doc from ${sql.raw(`temp."${vocabulary}"`)} where term in (${sql.join(terms.map((term) => sql`${term}`))})`,
+        setup,
+      );
+      for (const row of rows) frequencies.set(row.term, row.doc);
+    }
+    return { rows: counted[0]?.n ?? 0, frequencies };
   };
 
   return {
@@ -94,6 +141,7 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
       );
       return rankHits(rows, request.k, (hit) => [hit.path, hit.startIndex]);
     },
+    termStatistics,
     indexDocuments: (documentIds) => searchWriter().index(documentIds),
     createCollection: (collectionId) => searchWriter().createCollection(collectionId),
     dropCollections: (collectionIds) => searchWriter().dropCollections(collectionIds),

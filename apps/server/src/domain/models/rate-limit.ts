@@ -10,8 +10,11 @@ import { TooManyRequests } from '../errors.ts';
  * requests cannot both slip under the budget. A restart forgets at most one window.
  */
 export interface ByteRateLimiter {
-  /** Counts `bytes` against `key`, or throws TooManyRequests with the seconds until they would fit. */
-  admit(key: string, bytes: number): void;
+  /**
+   * Counts `bytes` against `key`, or throws TooManyRequests with the seconds until they would fit.
+   * `budget` is that key's own budget when it has one (an organization's admin override).
+   */
+  admit(key: string, bytes: number, budget?: number): void;
   readonly budgetBytes: number;
 }
 
@@ -27,13 +30,13 @@ export function createByteRateLimiter(options: {
   now?: () => number;
   describe?: (budgetBytes: number) => string;
 }): ByteRateLimiter {
-  const { budgetBytes, windowMs = RATE_LIMIT_WINDOW_MS, now = Date.now } = options;
+  const { windowMs = RATE_LIMIT_WINDOW_MS, now = Date.now } = options;
   const describe = options.describe ?? ((budget) => `Rate limit exceeded: ${budget} bytes per minute.`);
   const logs = new Map<string, { entries: Entry[]; used: number }>();
 
   return {
-    budgetBytes,
-    admit(key, bytes) {
+    budgetBytes: options.budgetBytes,
+    admit(key, bytes, budgetBytes = options.budgetBytes) {
       const at = now();
       const log = logs.get(key) ?? { entries: [], used: 0 };
       let expired = 0;
