@@ -24,10 +24,10 @@ const Env = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   SIFT_INGEST_WORKERS: z.coerce.number().int().min(0).default(1),
   SIFT_INGEST_THREADS: z.coerce.number().int().min(1).default(2),
-  /** SQLite: threads answering searches; unset, one per core. */
-  SIFT_SEARCH_THREADS: z.coerce.number().int().min(1).optional(),
   /** The admin API's bearer key (/v1/admin/*); unset, the admin API refuses every call. */
   SIFT_ADMIN_KEY: z.string().min(16).optional(),
+  /** SQLite: threads answering searches; unset, one per core. */
+  SIFT_SEARCH_THREADS: z.coerce.number().int().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

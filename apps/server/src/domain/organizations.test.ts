@@ -31,7 +31,7 @@ function recordingProvider(): BillingProvider & { cancelled: string[] } {
 
 test('deleting an organization with a running Stripe subscription stops it before the data goes', async () => {
   const owner = await upsertUserByEmail(h.database, { email: 'payer@example.com', name: 'Payer' });
-  const organization = await createOrganization(h.database, owner.id, { name: 'Paying Org' });
+  const organization = await createOrganization(h.database, { userId: owner.id }, { name: 'Paying Org' });
   const now = new Date().toISOString();
   await h.database.db
     .insertInto('subscriptions')
@@ -51,7 +51,7 @@ test('deleting an organization with a running Stripe subscription stops it befor
     })
     .execute();
   const provider = recordingProvider();
-  await deleteOrganization(h.database, provider, owner.id, { organization_id: organization.id });
+  await deleteOrganization(h.database, { billing: provider, userId: owner.id }, { organization_id: organization.id });
   expect(provider.cancelled).toEqual(['sub_1']);
   const left = await h.database.db.selectFrom('subscriptions').selectAll().where('organization_id', '=', organization.id).execute();
   expect(left).toEqual([]);
@@ -59,8 +59,8 @@ test('deleting an organization with a running Stripe subscription stops it befor
 
 test('deleting an organization without a plan asks nothing of the payment side', async () => {
   const owner = await upsertUserByEmail(h.database, { email: 'free@example.com', name: 'Free' });
-  const organization = await createOrganization(h.database, owner.id, { name: 'Free Org' });
+  const organization = await createOrganization(h.database, { userId: owner.id }, { name: 'Free Org' });
   const provider = recordingProvider();
-  await deleteOrganization(h.database, provider, owner.id, { organization_id: organization.id });
+  await deleteOrganization(h.database, { billing: provider, userId: owner.id }, { organization_id: organization.id });
   expect(provider.cancelled).toEqual([]);
 });

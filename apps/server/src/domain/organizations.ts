@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Keyring } from '../auth/keyring.ts';
-import type { BillingProvider } from '../billing/provider.ts';
 import type { Database } from '../db/schema.ts';
 import { stopBillingOfDeletedOrganization } from './billing.ts';
 import { nowIso } from './clock.ts';
 import { requireMember, requireOwner } from './memberships.ts';
 import { messages } from './messages.ts';
+import type { DashboardActor } from './dashboard-actor.ts';
 
 export interface CreateOrganizationInput {
   name: string;
@@ -14,7 +13,7 @@ export interface CreateOrganizationInput {
 }
 
 /** A new organization owned by its creator (any signed-in user may create one). */
-export async function createOrganization({ db }: Database, userId: string, input: CreateOrganizationInput) {
+export async function createOrganization({ db }: Database, { userId }: Pick<DashboardActor, 'userId'>, input: CreateOrganizationInput) {
   const organization = { id: randomUUID(), name: input.name.trim(), created_at: nowIso() };
   await db.transaction().execute(async (trx) => {
     await trx
@@ -34,7 +33,11 @@ export async function createOrganization({ db }: Database, userId: string, input
 }
 
 /** Organization detail of spec §3: members, API keys (shown whole to members), pending invites. */
-export async function getOrganizationInfo(database: Database, keyring: Keyring, userId: string, organizationId: string) {
+export async function getOrganizationInfo(
+  database: Database,
+  { keyring, userId }: Pick<DashboardActor, 'keyring' | 'userId'>,
+  { organization_id: organizationId }: { organization_id: string },
+) {
   await requireMember(database, userId, organizationId);
   const { db } = database;
   const organization = await db
@@ -88,7 +91,7 @@ export async function getOrganizationInfo(database: Database, keyring: Keyring, 
   };
 }
 
-export async function renameOrganization(database: Database, userId: string, input: { organization_id: string; name: string }) {
+export async function renameOrganization(database: Database, { userId }: Pick<DashboardActor, 'userId'>, input: { organization_id: string; name: string }) {
   await requireOwner(database, userId, input.organization_id, messages.onlyOwnersChangeOrganization);
   await database.db.updateTable('organizations').set({ name: input.name.trim() }).where('id', '=', input.organization_id).execute();
   return { message: 'Organization updated.' };
@@ -100,8 +103,7 @@ export async function renameOrganization(database: Database, userId: string, inp
  */
 export async function deleteOrganization(
   database: Database,
-  billing: BillingProvider,
-  userId: string,
+  { billing, userId }: Pick<DashboardActor, 'billing' | 'userId'>,
   input: { organization_id: string },
 ) {
   await requireOwner(database, userId, input.organization_id, messages.onlyOwnersChangeOrganization);

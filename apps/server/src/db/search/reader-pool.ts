@@ -11,8 +11,8 @@ import SQLite from 'better-sqlite3';
  * in WAL mode never wait for writers, so ingestion does not hold them up either.
  */
 export interface ReaderPool {
-  /** Rows of one query; `setup` statements (idempotent, such as a temporary table) run first, once per thread. */
-  all<Row>(text: string, parameters: readonly unknown[], setup?: readonly string[]): Promise<Row[]>;
+  /** `setup`, when given, runs once per connection before the query (e.g. a temporary table it reads). */
+  all<Row>(text: string, parameters: readonly unknown[], setup?: string): Promise<Row[]>;
   close(): Promise<void>;
 }
 
@@ -26,13 +26,12 @@ const connection = new SQLite(workerData.databasePath, { readonly: true, fileMus
 connection.pragma('busy_timeout = 5000');
 connection.prepare('attach database ? as search').run(workerData.searchPath);
 const statements = new Map();
-const done = new Set();
+const setups = new Set();
 parentPort.on('message', ({ id, text, parameters, setup }) => {
   try {
-    for (const statement of setup || []) {
-      if (done.has(statement)) continue;
-      connection.prepare(statement).run();
-      done.add(statement);
+    if (setup && !setups.has(setup)) {
+      connection.exec(setup);
+      setups.add(setup);
     }
     let statement = statements.get(text);
     if (!statement) {
@@ -77,7 +76,7 @@ export function openReaderPool(options: { databasePath: string; searchPath: stri
   });
 
   return {
-    all<Row>(text: string, parameters: readonly unknown[], setup?: readonly string[]) {
+    all<Row>(text: string, parameters: readonly unknown[], setup?: string) {
       const thread = threads.reduce((least, candidate) => (candidate.pending.size < least.pending.size ? candidate : least));
       const id = nextId++;
       return new Promise<Row[]>((resolve, reject) => {

@@ -12,9 +12,10 @@ import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit } fro
 /**
  * SQLite FTS5: each collection's contentless tables in the search file (see sqlite-file.ts),
  * ranked by bm25() over that collection's rows only. FTS5 ranks the matches and only the best
- * k (and a few more, for ties: rank.ts) are joined to their rows. Searches run on a read-only
- * connection of their own with prepared statements kept, so a query costs little more than the
- * FTS5 match itself. The search file is written by whoever indexes.
+ * k (and a few more, for ties: rank.ts) are joined to their rows. Searches run on a pool of
+ * reader threads (reader-pool.ts), read-only connections with their prepared statements kept, so
+ * a query costs little more than the FTS5 match itself and several run at once, off the HTTP
+ * thread. The search file is written by whoever indexes.
  */
 export function sqliteSearchIndex(database: Database): SearchIndex {
   const reader = openReader(database);
@@ -27,7 +28,8 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     writer = opened;
     return opened;
   };
-  const run = async <Row>(query: RawBuilder<unknown>, setup?: readonly string[]): Promise<Row[]> => {
+  /** `setup` runs once on each reader connection before the query (a temporary table it reads). */
+  const run = async <Row>(query: RawBuilder<unknown>, setup?: string): Promise<Row[]> => {
     const { sql: text, parameters } = query.compile(database.db);
     try {
       return await reader.all<Row>(text, parameters, setup);
@@ -70,14 +72,14 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
    * same statistics as any query of the collection), their weights times that BM25 summed per
    * row in SQL, and the best k (plus slack) joined to their rows.
    */
-  const weightedTop = async <Row extends { weight: number }>(
+  const weightedTop = <Row extends { weight: number }>(
     granularity: Granularity,
     request: SearchRequest,
     join: (rowid: string) => RawBuilder<unknown>,
     columns: RawBuilder<unknown>,
   ): Promise<Row[]> => {
     const terms = rankingTerms(request);
-    if (terms.length === 0) return [];
+    if (terms.length === 0) return Promise.resolve([]);
     const table = ftsTable(request.collectionId, granularity);
     const fts = sql.raw(`search."${table}"`);
     const name = sql.raw(`"${table}"`);
@@ -94,18 +96,16 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     );
   };
 
-  /** Document frequencies from an fts5vocab table over the collection's FTS table, made once per connection. */
+  /** Document frequencies from an fts5vocab table over the collection's FTS table, made once per reader connection. */
   const termStatistics: SearchIndex['termStatistics'] = async (collectionId, granularity, terms) => {
     const table = ftsTable(collectionId, granularity);
-    const vocabulary = `v_${table}`;
-    // Each reader thread makes the vocabulary table on its own connection, the first time it needs it.
-    const setup = [`create virtual table if not exists temp."${vocabulary}" using fts5vocab(search, '${table}', 'row')`];
+    const vocabulary = `create virtual table if not exists temp."v_${table}" using fts5vocab(search, '${table}', 'row')`;
     const counted = await run<{ n: number }>(sql`select count(*) as n from ${sql.raw(`search."${table}"`)}`);
     const frequencies = new Map<string, number>();
     if (terms.length > 0) {
       const rows = await run<{ term: string; doc: number }>(
-        sql`select term, doc from ${sql.raw(`temp."${vocabulary}"`)} where term in (${sql.join(terms.map((term) => sql`${term}`))})`,
-        setup,
+        sql`select term, doc from ${sql.raw(`temp."v_${table}"`)} where term in (${sql.join(terms.map((term) => sql`${term}`))})`,
+        vocabulary,
       );
       for (const row of rows) frequencies.set(row.term, row.doc);
     }
