@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createKeyring } from '../src/auth/keyring.ts';
 import { issueSessionToken } from '../src/auth/session.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { upsertUserByEmail } from '../src/domain/accounts.ts';
 import { buildApp } from '../src/http/app.ts';
+import { createAppContext, type Lifecycle } from '../src/http/context.ts';
 import { freshPostgresSchema } from './postgres-schema.ts';
 
 /**
@@ -15,7 +15,7 @@ import { freshPostgresSchema } from './postgres-schema.ts';
  * scripts/test-postgres.mjs does. Requests go through Fastify's inject
  * unless a test calls `listen()`.
  */
-export async function startHarness(env: Record<string, string> = {}) {
+export async function startHarness(env: Record<string, string> = {}, lifecycle?: Lifecycle) {
   const dataDir = mkdtempSync(join(tmpdir(), 'sift-test-'));
   const onPostgres = process.env.SIFT_TEST_DIALECT === 'postgres' && process.env.TEST_POSTGRES_URL && !env.DATABASE_URL;
   const postgres = onPostgres ? await freshPostgresSchema(process.env.TEST_POSTGRES_URL!) : null;
@@ -27,8 +27,9 @@ export async function startHarness(env: Record<string, string> = {}) {
     ...env,
   });
   const database = await openDatabase(config);
-  const keyring = createKeyring(config.secret);
-  const app = await buildApp({ config, database, keyring });
+  const context = createAppContext(config, database, lifecycle);
+  const { keyring, files } = context;
+  const app = await buildApp(context);
 
   const call = async (path: string, body: unknown = {}, token?: string) => {
     const response = await app.inject({
@@ -51,6 +52,7 @@ export async function startHarness(env: Record<string, string> = {}) {
     config,
     database,
     keyring,
+    files,
     call,
     signIn,
     async close() {

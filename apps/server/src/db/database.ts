@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.ts';
 import { ensureSearchFile } from './search/sqlite-file.ts';
@@ -15,7 +15,7 @@ export interface DatabaseOptions {
 /** Opens SQLite under the data folder (default) or PostgreSQL (DATABASE_URL), and migrates it. */
 export async function openDatabase({ dataDir, databaseUrl }: DatabaseOptions): Promise<Database> {
   const database = databaseUrl?.startsWith('postgres') ? openPostgres(databaseUrl) : openSqlite(dataDir, databaseUrl);
-  await migrate(database.db);
+  await migrate(database);
   if (database.sqlitePath) ensureSearchFile(database.sqlitePath);
   return database;
 }
@@ -44,12 +44,35 @@ function openPostgres(url: string): Database {
   // int8 (counts, sums, Unix seconds) as JS numbers: every value we store fits in 2^53.
   pg.types.setTypeParser(20, Number);
   pg.types.setTypeParser(1700, Number);
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }) });
-  return { db, dialect: 'postgres', destroy: () => db.destroy() };
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection the server dropped (restart, failover) is replaced, not fatal to the process.
+  pool.on('error', () => {});
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', pool, destroy: () => db.destroy() };
 }
 
-async function migrate(db: Kysely<DB>): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
-  const { error } = await migrator.migrateToLatest();
+/**
+ * Runs the migrations not yet applied. Servers starting together on a new database each run a
+ * migration once: Kysely's migrator holds an advisory lock on PostgreSQL (pg_advisory_lock) while
+ * it reads what ran and runs the rest.
+ */
+async function migrate(database: Database): Promise<void> {
+  const { error } = await (await migratorOf(database)).migrateToLatest();
   if (error) throw error;
+}
+
+/**
+ * On PostgreSQL the migrator's own tables are looked for in the current schema only: Kysely
+ * otherwise finds them in any schema of the database and skips creating them in this one.
+ */
+async function migratorOf({ db, dialect }: Database): Promise<Migrator> {
+  const migrationTableSchema =
+    dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  return new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true, migrationTableSchema });
+}
+
+/** The names of migrations this code knows that the database has not run (readiness). */
+export async function pendingMigrations(database: Database): Promise<string[]> {
+  const known = await (await migratorOf(database)).getMigrations();
+  return known.filter((migration) => !migration.executedAt).map((migration) => migration.name);
 }

@@ -72,6 +72,20 @@ export async function requeueLeases(database: Database, options: { all: boolean 
 }
 
 /**
+ * Puts the documents this owner holds back in the queue, their attempt not charged: the worker
+ * stops (SIGTERM), the documents did nothing wrong. Its later writes find the lease gone.
+ */
+export async function handBackLeases(database: Database, owner: string): Promise<number> {
+  const result = await sql`
+    update documents
+    set index_status = case index_status when 'parsing' then 'not_parsed' else 'not_indexed' end,
+        attempts = case when attempts > 0 then attempts - 1 else 0 end,
+        lease_owner = null, lease_expires_at = null
+    where lease_owner = ${owner} and index_status in ('parsing', 'indexing')`.execute(database.db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/**
  * The ingestion connection writes most of the data: a larger page cache keeps the full-text
  * segments and B-tree pages it keeps touching in memory, and it checkpoints the WAL every ~16 MB
  * (the HTTP connection leaves checkpoints to it, see sqlite-dialect.ts).

@@ -4,7 +4,6 @@ import type { Database, DB } from '../db/schema.ts';
 import { nowIso } from './clock.ts';
 import { Conflict, NotFound } from './errors.ts';
 import type { FileStore } from './file-store.ts';
-import { onOrganizationDelete } from './organizations.ts';
 import type { ProviderActor } from './provider-actor.ts';
 import { addDocumentEvent, type CollectionRef } from './usage-events.ts';
 
@@ -71,19 +70,9 @@ export async function deleteCollection(database: Database, actor: ProviderActor,
   return { message: 'Success!' };
 }
 
-const storesByDatabase = new WeakMap<Database, FileStore>();
-
-/**
- * Where a database's raw files live, so deleting an organization also removes its files: the
- * organization's collections go first (their rows cascade), then the files nobody else shares.
- */
-export function attachFileStore(database: Database, files: FileStore): void {
-  storesByDatabase.set(database, files);
-}
-onOrganizationDelete(async (database, organizationId) => {
-  const files = storesByDatabase.get(database);
-  if (!files) return;
+/** Deletes every collection of an organization (its rows cascade), then the raw files nobody else shares. */
+export async function deleteCollectionsOf(database: Database, files: FileStore, organizationId: string): Promise<void> {
   const rows = await database.db.selectFrom('documents').select('file_hash').distinct().where('organization_id', '=', organizationId).execute();
   await database.db.deleteFrom('collections').where('organization_id', '=', organizationId).execute();
   await files.release(database, rows.map((row) => row.file_hash));
-});
+}

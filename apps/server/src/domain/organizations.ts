@@ -4,6 +4,8 @@ import type { BillingProvider } from '../billing/provider.ts';
 import type { Database } from '../db/schema.ts';
 import { stopBillingOfDeletedOrganization } from './billing.ts';
 import { nowIso } from './clock.ts';
+import { deleteCollectionsOf } from './collections.ts';
+import type { FileStore } from './file-store.ts';
 import { requireMember, requireOwner } from './memberships.ts';
 import { messages } from './messages.ts';
 
@@ -94,24 +96,18 @@ export async function renameOrganization(database: Database, userId: string, inp
 }
 
 /**
- * Deletes the organization and, through foreign keys, everything under it. Areas that keep data
- * outside the database (raw files) register a cleanup hook here.
+ * Deletes the organization and, through foreign keys, everything under it; its collections go
+ * first with their raw files (those no other organization shares), which live outside the
+ * database. The caller says where raw files live.
  */
 export async function deleteOrganization(
   database: Database,
-  billing: BillingProvider,
-  userId: string,
+  actor: { userId: string; billing: BillingProvider; files: FileStore },
   input: { organization_id: string },
 ) {
-  await requireOwner(database, userId, input.organization_id, messages.onlyOwnersChangeOrganization);
-  await stopBillingOfDeletedOrganization(database, billing, input.organization_id);
-  for (const hook of beforeOrganizationDelete) await hook(database, input.organization_id);
+  await requireOwner(database, actor.userId, input.organization_id, messages.onlyOwnersChangeOrganization);
+  await stopBillingOfDeletedOrganization(database, actor.billing, input.organization_id);
+  await deleteCollectionsOf(database, actor.files, input.organization_id);
   await database.db.deleteFrom('organizations').where('id', '=', input.organization_id).execute();
   return { message: 'Organization deleted.' };
-}
-
-export type OrganizationDeleteHook = (database: Database, organizationId: string) => Promise<void>;
-const beforeOrganizationDelete: OrganizationDeleteHook[] = [];
-export function onOrganizationDelete(hook: OrganizationDeleteHook): void {
-  beforeOrganizationDelete.push(hook);
 }

@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
+import { recordRequestMetrics } from './metrics.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { requireApiKey } from './plugins/api-key-auth.ts';
 import { requireSession } from './plugins/session-auth.ts';
@@ -13,6 +14,7 @@ import { documentFileRoutes } from './routes/document-file.ts';
 import { billingCheckoutRoutes } from './routes/billing-checkout.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { memberRoutes } from './routes/members.ts';
+import { operationsRoutes } from './routes/operations.ts';
 import { organizationRoutes } from './routes/organizations.ts';
 import { providerRoutes } from './routes/provider/index.ts';
 import { userRoutes } from './routes/users.ts';
@@ -24,6 +26,8 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
     logger: { level: context.config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     bodyLimit: 64 * 1024 * 1024,
     trustProxy: true,
+    // On close (SIGTERM) idle keep-alive connections end at once; requests in flight finish.
+    forceCloseConnections: 'idle',
     ...options,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -38,6 +42,11 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
     }
   });
   registerErrorHandling(app);
+  recordRequestMetrics(app, context.metrics);
+  app.addHook('onClose', async () => {
+    await context.limits.close();
+    await context.files.close();
+  });
   // The dashboard's local dev servers (Vite on 5173, preview on 4173) call the provider API here.
   await app.register(cors, { origin: [/^http:\/\/(localhost|127\.0\.0\.1):(5173|4173)$/], maxAge: 600 });
 
@@ -52,6 +61,8 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  // Probes and metrics: before the dashboard's fallback page, outside every auth scope.
+  await app.register(operationsRoutes, context);
   await app.register(authRoutes, context);
   await app.register(documentFileRoutes, context);
   // Billing pages and the Stripe webhook: reached without a session.

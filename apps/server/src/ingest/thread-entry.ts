@@ -1,18 +1,27 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import type { StorageConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
+import { openFileStore } from '../storage/open-file-store.ts';
 import { tuneForIngestion } from '../db/queue.ts';
 import { notifyDocumentsQueued } from '../domain/documents.ts';
 import { closeOcr } from './parse.ts';
 import { startIngestWorkers } from './worker.ts';
 
 /** The ingestion thread (see thread.ts): its own database handle, the usual worker loops. */
-const { dataDir, databaseUrl, concurrency } = workerData as { dataDir: string; databaseUrl?: string; concurrency: number };
+const { dataDir, databaseUrl, storage, concurrency, graceMs } = workerData as {
+  dataDir: string;
+  databaseUrl?: string;
+  storage: StorageConfig;
+  concurrency: number;
+  graceMs: number;
+};
 const port = parentPort!;
 const database = await openDatabase({ dataDir, databaseUrl });
 await tuneForIngestion(database);
+const files = openFileStore(storage, database, dataDir);
 const workers = await startIngestWorkers({
   database,
-  dataDir,
+  files,
   concurrency,
   recoverAllLeases: false, // done once by the server, before its threads start
   log: {
@@ -23,8 +32,9 @@ const workers = await startIngestWorkers({
 port.on('message', async (message: { type: 'queued' | 'stop' }) => {
   if (message.type === 'queued') notifyDocumentsQueued();
   if (message.type === 'stop') {
-    await workers.stop();
+    await workers.stop({ graceMs });
     await closeOcr();
+    await files.close();
     await database.destroy();
     port.close();
   }

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { bulkInserts } from '../db/bulk-insert.ts';
-import { type ClaimedDocument, claimDocuments, renewLeases, requeueLeases } from '../db/queue.ts';
+import { type ClaimedDocument, claimDocuments, handBackLeases, renewLeases, requeueLeases } from '../db/queue.ts';
 import type { Database, DB } from '../db/schema.ts';
 import { searchIndex } from '../db/search/index.ts';
 import { onDocumentQueued } from '../domain/documents.ts';
-import { fileStore } from '../domain/file-store.ts';
+import type { FileStore } from '../domain/file-store.ts';
 import { addDocumentEvent, type CollectionRef } from '../domain/usage-events.ts';
 import { type ChunkedDocument, chunkPages } from './chunker.ts';
 import { ParseError, parseFile } from './parse.ts';
@@ -14,7 +14,8 @@ import { countTokens } from './tokens.ts';
 
 export interface IngestWorkerOptions {
   database: Database;
-  dataDir: string;
+  /** Where the raw files are (the server's store: a bucket, PostgreSQL or the data folder). */
+  files: FileStore;
   /** Documents handled at once by this process. */
   concurrency: number;
   leaseMs?: number;
@@ -30,8 +31,11 @@ export interface IngestWorkerOptions {
 }
 
 export interface IngestWorkers {
-  /** Resolves when every loop has finished its current document. */
-  stop(): Promise<void>;
+  /**
+   * Stops claiming. Resolves when every loop has finished its documents in hand or, with
+   * `graceMs`, once that time is up; documents still held then go back to the queue uncharged.
+   */
+  stop(options?: { graceMs?: number }): Promise<void>;
   /** Resolves once the queue is empty and no document is in hand (tests, benchmarks). */
   idle(): Promise<void>;
 }
@@ -51,7 +55,7 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const idlePollMs = options.idlePollMs ?? 1000;
   const owner = `${process.pid}-${randomUUID()}`;
-  const files = fileStore(options.dataDir);
+  const { files } = options;
   const index = searchIndex(database);
 
   await recoverLeases(database, { all: options.recoverAllLeases ?? database.dialect === 'sqlite' }, options.log);
@@ -343,12 +347,17 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
 
   const loops = Array.from({ length: Math.max(1, concurrency) }, () => loop());
   return {
-    async stop() {
+    async stop({ graceMs } = {}) {
       stopped = true;
       clearInterval(sweep);
       unsubscribe();
       wake?.();
-      await Promise.all(loops);
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<void>((resolve) => (timer = graceMs === undefined ? undefined : setTimeout(resolve, graceMs)));
+      await Promise.race([Promise.all(loops), ...(graceMs === undefined ? [] : [graceOver])]);
+      clearTimeout(timer);
+      const handedBack = await handBackLeases(database, owner);
+      if (handedBack > 0) options.log?.info(`ingest: ${handedBack} document(s) handed back to the queue`);
     },
     idle: () =>
       new Promise<void>((resolve) => {

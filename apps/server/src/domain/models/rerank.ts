@@ -3,27 +3,26 @@ import type { Database } from '../../db/schema.ts';
 import { countTokens } from '../../ingest/tokens.ts';
 import type { ApiKeyActor } from '../api-keys.ts';
 import { Invalid } from '../errors.ts';
-import { MODEL_MAX_REQUEST_BYTES, MODEL_REQUEST_BYTE_OVERHEAD, RERANK_BYTES_PER_MINUTE } from '../limits.ts';
-import { type ByteRateLimiter, createByteRateLimiter } from './rate-limit.ts';
+import { MODEL_MAX_REQUEST_BYTES, MODEL_REQUEST_BYTE_OVERHEAD, RATE_LIMIT_WINDOW_MS, RERANK_BYTES_PER_MINUTE } from '../limits.ts';
+import type { ByteBudget, ByteRateLimiter } from './rate-limit.ts';
 import { rerankModel } from './registry.ts';
 import { recordRerankerUsage } from './reranker-usage.ts';
 import { utf8Bytes } from './text.ts';
 
 export interface RerankRuntime {
-  /** The organization's byte budget (spec §9); one per server. */
+  /** The organization's byte budget (spec §9), shared by every server of the installation. */
   limiter: ByteRateLimiter;
   /** Milliseconds since the epoch; picks the usage minute. */
   now?: () => number;
 }
 
 /** The reranker's per-organization budget of spec §9, counted as the OpenAPI description counts bytes. */
-export function createRerankLimiter(now?: () => number): ByteRateLimiter {
-  return createByteRateLimiter({
-    budgetBytes: RERANK_BYTES_PER_MINUTE,
-    now,
-    describe: (budget) => `Rate limit exceeded: the reranker allows ${budget.toLocaleString('en-US')} bytes per minute per organization.`,
-  });
-}
+export const rerankBudget: ByteBudget = {
+  name: 'rerank',
+  budgetBytes: RERANK_BYTES_PER_MINUTE,
+  windowMs: RATE_LIMIT_WINDOW_MS,
+  describe: (budget) => `Rate limit exceeded: the reranker allows ${budget.toLocaleString('en-US')} bytes per minute per organization.`,
+};
 
 /** OpenAPI: sum(150 + query bytes + document bytes), the query counted once per document. */
 export function rerankRequestBytes(query: string, documents: readonly string[]): number {
@@ -54,7 +53,7 @@ export async function rerank(
       `The request is ${totalBytes} bytes, more than the ${runtime.limiter.budgetBytes} bytes per minute the reranker allows; send fewer or shorter documents per request.`,
     );
   }
-  runtime.limiter.admit(actor.organizationId, totalBytes);
+  await runtime.limiter.admit(actor.organizationId, totalBytes);
 
   const inferenceStarted = performance.now();
   const scores = await model.score(input.query, input.documents);

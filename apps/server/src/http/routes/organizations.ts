@@ -16,7 +16,7 @@ import {
 } from '../../domain/organizations.ts';
 import type { AppContext } from '../context.ts';
 
-export const organizationRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { config, database, keyring }) => {
+export const organizationRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { config, database, keyring, files }) => {
   const tags = ['Organizations'];
   const billing = createBillingProvider(config);
   app.post(
@@ -37,6 +37,6 @@ export const organizationRoutes: FastifyPluginAsyncZod<AppContext> = async (app,
   app.post(
     '/api/organizations/delete-organization',
     { schema: { tags, body: OrganizationRef, response: { 200: Ok } } },
-    async (request) => deleteOrganization(database, billing, request.userId, request.body),
+    async (request) => deleteOrganization(database, { userId: request.userId, billing, files }, request.body),
   );
 };

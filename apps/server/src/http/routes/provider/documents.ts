@@ -14,16 +14,12 @@ import {
 } from '@sift/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { addDocument, deleteDocuments, getDocumentInfo, getPageInfo, listDocuments, updateDocument } from '../../../domain/documents.ts';
-import { attachFileStore } from '../../../domain/collections.ts';
-import { fileStore } from '../../../domain/file-store.ts';
 import { requireWriteAccess } from '../../plugins/api-key-auth.ts';
 import type { AppContext } from '../../context.ts';
 import { providerActor } from './actor.ts';
 
 export const documentRoutes: FastifyPluginAsyncZod<AppContext> = async (app, context) => {
   const { database } = context;
-  // Deleting an organization removes its raw files too (see domain/collections.ts).
-  attachFileStore(database, fileStore(context.config.dataDir));
   const tags = ['Documents'];
   app.post(
     '/documents/add-document',

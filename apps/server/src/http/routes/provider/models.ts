@@ -1,18 +1,23 @@
 import { EmbedRequest, EmbedResponse, RerankRequest, RerankResponse } from '@sift/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { embed } from '../../../domain/models/embed.ts';
-import { createRerankLimiter, rerank } from '../../../domain/models/rerank.ts';
+import { rerank, rerankBudget } from '../../../domain/models/rerank.ts';
+import { byteBudget } from '../../../limits/byte-budget.ts';
 import type { AppContext } from '../../context.ts';
 
 /** /v1/models: the reranker and the embedding model (read_only keys may call both: nothing changes). */
-export const modelRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { database }) => {
+export const modelRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { database, limits, metrics }) => {
   const tags = ['Models'];
-  // One budget per server, shared by every request of an organization.
-  const limiter = createRerankLimiter();
+  // One budget per organization, counted where every server of the installation counts it.
+  const limiter = byteBudget(limits, rerankBudget);
   app.post(
     '/models/rerank',
     { schema: { tags, body: RerankRequest, response: { 200: RerankResponse } } },
-    async (request) => rerank(database, request.apiKey, request.body, { limiter }),
+    async (request) => {
+      const result = await rerank(database, request.apiKey, request.body, { limiter });
+      metrics.rerankerBytes.inc(result.total_bytes);
+      return result;
+    },
   );
   app.post(
     '/models/embed',
