@@ -45,8 +45,10 @@ function openPostgres(url: string): Database {
   pg.types.setTypeParser(20, Number);
   pg.types.setTypeParser(1700, Number);
   const pool = new pg.Pool({ connectionString: url, max: 10 });
-  // An idle connection the server dropped (restart, failover) is replaced, not fatal to the process.
+  // A connection the database dropped (restart, failover, network) is replaced, never fatal to
+  // the process: the query on it fails and says so, the next one gets a new connection.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', pool, destroy: () => db.destroy() };
 }
