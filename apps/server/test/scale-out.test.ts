@@ -190,11 +190,21 @@ describe.runIf(onPostgres)('scale-out with an S3-compatible object store', () =>
         } catch {
           // refused connection: the server is gone, the client would retry elsewhere
         }
-        if (acknowledged.length === 30 && !terminated) terminated = a.stop('SIGTERM');
+        if (acknowledged.length === 30 && !terminated) {
+          // Queries just before the signal: their usage is buffered in A's memory until flushed.
+          for (let q = 0; q < 5; q++) await post(a, '/v1/queries/top-documents', { collection_name: 'sigterm', query: 'rolling restart', k: 1 }, key);
+          terminated = a.stop('SIGTERM');
+        }
       }
     };
     await Promise.all([uploader(), uploader(), uploader(), uploader()]);
     expect(await terminated).toBe(0); // drained and exited by itself, not cut off
+    const usage = await database.db
+      .selectFrom('query_usage')
+      .select((eb) => eb.fn.sum<number>('event_count').as('count'))
+      .where('collection_name', '=', 'sigterm')
+      .executeTakeFirstOrThrow();
+    expect(Number(usage.count)).toBe(5); // flushed on the way out
     expect(acknowledged.length).toBeGreaterThanOrEqual(30);
     await until('every acknowledged document to be indexed', async () => {
       const list = await post(b, '/v1/documents/get-document-info-list', { collection_name: 'sigterm', limit: 1024 }, key);
