@@ -57,6 +57,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     dataDir,
     databaseUrl: parsed.DATABASE_URL,
     secret: parsed.SIFT_SECRET ?? readOrCreateSecret(dataDir),
+    /** The secret came from this machine's data folder: fine on one machine, wrong on several. */
+    secretIsLocal: !parsed.SIFT_SECRET,
     publicUrl: parsed.PUBLIC_URL?.replace(/\/$/, ''),
     docsUrl: parsed.DOCS_URL,
     oidc: clientId

@@ -14,6 +14,10 @@ let draining = false;
 const ownIngestion = config.ingestWorkers > 0;
 const app = await buildApp(createAppContext(config, database, { ownIngestion: () => ownIngestion, draining: () => draining }));
 
+if (database.dialect === 'postgres' && config.secretIsLocal) {
+  app.log.warn('SIFT_SECRET is not set: this server signs with a secret of its own data folder; set the same SIFT_SECRET on every machine of the installation');
+}
+
 // SQLite is served by this process only: leases left at start belong to a process now dead.
 if (database.dialect === 'sqlite' && ownIngestion) await recoverLeases(database, { all: true }, app.log);
 // Several threads, so one indexes (the search file's lock) while another parses and writes rows.

@@ -1,5 +1,9 @@
 import { createServer, type Socket, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { openDatabase, pendingMigrations } from '../src/db/database.ts';
+import { migrations } from '../src/db/migrations/index.ts';
 import { startHeartbeat } from '../src/ingest/heartbeat.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { freshPostgresSchema } from './postgres-schema.ts';
@@ -126,6 +130,19 @@ async function relayTo(port: number) {
 }
 
 describe.runIf(process.env.SIFT_TEST_DIALECT === 'postgres' && process.env.TEST_POSTGRES_URL)('readiness on PostgreSQL', () => {
+  test('servers starting together on a new database run each migration once, and all start', async () => {
+    const schema = await freshPostgresSchema(process.env.TEST_POSTGRES_URL!);
+    try {
+      const databases = await Promise.all(Array.from({ length: 4 }, () => openDatabase({ dataDir: tmpdir(), databaseUrl: schema.url })));
+      const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(databases[0]!.db);
+      expect(rows.map((row) => row.name)).toEqual(Object.keys(migrations).sort());
+      for (const database of databases) expect(await pendingMigrations(database)).toEqual([]);
+      await Promise.all(databases.map((database) => database.destroy()));
+    } finally {
+      await schema.drop();
+    }
+  });
+
   test('says 503 when the database is unreachable, while liveness still answers', async () => {
     const schema = await freshPostgresSchema(process.env.TEST_POSTGRES_URL!);
     const target = new URL(schema.url);
