@@ -21,6 +21,11 @@ const boundaries = [
   { target: `./${server}/domain`, from: `./${server}/limits`, message: 'Services are given their limiters (an argument), they never pick a store.' },
   { target: `./${server}/db`, from: `./${server}/http`, message: 'Storage never imports HTTP.' },
   { target: `./${server}/ingest`, from: `./${server}/http`, message: 'Ingestion never imports HTTP.' },
+  ...['worker.ts', 'thread.ts', 'thread-entry.ts'].map((file) => ({
+    target: `./${server}/domain`,
+    from: `./${server}/ingest/${file}`,
+    message: 'Ingestion workers call domain services, never the other way round (the wake-up signal lives in db/queue.ts).',
+  })),
   { target: './apps/web', from: './apps/server', message: 'The web never imports the server: shared shapes live in packages/contracts.' },
   { target: './packages/contracts', from: './apps', message: 'Contracts depend on nothing of the apps.' },
   { target: `./${web}/components`, from: `./${web}/features`, message: 'Shared components hold no feature logic.' },

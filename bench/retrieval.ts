@@ -7,8 +7,8 @@ import { pathToFileURL } from 'node:url';
 import SQLite from 'better-sqlite3';
 import { createKeyring } from '../apps/server/src/auth/keyring.ts';
 import { openDatabase } from '../apps/server/src/db/database.ts';
-import { queryTerms } from '../apps/server/src/db/search/query-terms.ts';
-import { attachSearchFile, collectionToken } from '../apps/server/src/db/search/sqlite-file.ts';
+import { queryTerms } from '../apps/server/src/db/search/analyzer.ts';
+import { attachSearchFile, ftsMatch, ftsTable } from '../apps/server/src/db/search/sqlite-file.ts';
 import { bootstrap } from '../apps/server/src/domain/bootstrap.ts';
 import { random } from './random.ts';
 
@@ -168,15 +168,12 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
     const reader = new SQLite(join(dataDir, 'sift.db'), { readonly: true });
     attachSearchFile(reader, join(dataDir, 'sift.db'));
     const collection = reader.prepare('select id from collections where name = ?').get('bench') as { id: string };
-    const match = (query: string) =>
-      `collection : "${collectionToken(collection.id)}" AND content : (${queryTerms(query)
-        .map((term) => `"${term}"`)
-        .join(' OR ')})`;
+    const match = (query: string) => ftsMatch(queryTerms(query));
     const cases = [
-      { endpoint: 'top-snippets (coarse)', path: '/queries/top-snippets', body: (query: string) => ({ collection_name: 'bench', query, k: 25 }), table: 'coarse_fts' },
-      { endpoint: 'top-snippets (precise)', path: '/queries/top-snippets', body: (query: string) => ({ collection_name: 'bench', query, k: 25, precise_responses: true }), table: 'fine_fts' },
-      { endpoint: 'top-pages', path: '/queries/top-pages', body: (query: string) => ({ collection_name: 'bench', query, k: 25 }), table: 'pages_fts' },
-      { endpoint: 'top-documents', path: '/queries/top-documents', body: (query: string) => ({ collection_name: 'bench', query, k: 25 }), table: 'documents_fts' },
+      { endpoint: 'top-snippets (coarse)', path: '/queries/top-snippets', body: (query: string) => ({ collection_name: 'bench', query, k: 25 }), table: ftsTable(collection.id, 'coarse') },
+      { endpoint: 'top-snippets (precise)', path: '/queries/top-snippets', body: (query: string) => ({ collection_name: 'bench', query, k: 25, precise_responses: true }), table: ftsTable(collection.id, 'fine') },
+      { endpoint: 'top-pages', path: '/queries/top-pages', body: (query: string) => ({ collection_name: 'bench', query, k: 25 }), table: ftsTable(collection.id, 'pages') },
+      { endpoint: 'top-documents', path: '/queries/top-documents', body: (query: string) => ({ collection_name: 'bench', query, k: 25 }), table: ftsTable(collection.id, 'documents') },
     ];
     // The same server's fixed cost of one HTTP round trip, for reading the ratios: a request
     // refused before any database work (no API key, 401) goes through the whole HTTP stack.
@@ -188,7 +185,7 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
     }
     const latency: RetrievalBenchResult['latency'] = [];
     for (const item of cases) {
-      const floorStatement = reader.prepare(`select rowid, rank from ${item.table} where ${item.table} match ? order by rank limit 25`);
+      const floorStatement = reader.prepare(`select rowid, rank from search."${item.table}" where "${item.table}" match ? order by rank limit 25`);
       for (const query of queries.slice(0, 20)) {
         await post(item.path, item.body(query)); // warm-up: JIT, page cache
         floorStatement.all(match(query));

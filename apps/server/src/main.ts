@@ -4,8 +4,8 @@ import { buildApp } from './http/app.ts';
 import { createAppContext } from './http/context.ts';
 import { startHeartbeat } from './ingest/heartbeat.ts';
 import { startIngestThread } from './ingest/thread.ts';
-import { recoverLeases } from './ingest/worker.ts';
 import { exitWithin } from './shutdown.ts';
+import { recoverAtStart } from './domain/document-states.ts';
 
 /** config -> database -> app -> listen. */
 const config = loadConfig();
@@ -18,8 +18,11 @@ if (database.dialect === 'postgres' && config.secretIsLocal) {
   app.log.warn('SIFT_SECRET is not set: this server signs with a secret of its own data folder; set the same SIFT_SECRET on every machine of the installation');
 }
 
-// SQLite is served by this process only: leases left at start belong to a process now dead.
-if (database.dialect === 'sqlite' && ownIngestion) await recoverLeases(database, { all: true }, app.log);
+// Once, before the ingestion threads start: leases left by a process that died go back to the queue.
+if (ownIngestion) {
+  const requeued = await recoverAtStart(database);
+  if (requeued > 0) app.log.info(`ingest: ${requeued} interrupted document(s) back in the queue`);
+}
 // Several threads, so one indexes (the search file's lock) while another parses and writes rows.
 const ingestThreads = Array.from({ length: ownIngestion ? config.ingestThreads : 0 }, () =>
   startIngestThread({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, storage: config.storage, concurrency: config.ingestWorkers, log: app.log }),

@@ -2,6 +2,7 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { tuneForIngestion } from './db/queue.ts';
 import { startHeartbeat } from './ingest/heartbeat.ts';
+import { recoverAtStart } from './domain/document-states.ts';
 import { startIngestWorkers } from './ingest/worker.ts';
 import { exitWithin } from './shutdown.ts';
 import { openFileStore } from './storage/open-file-store.ts';
@@ -20,6 +21,8 @@ const log = {
   error: (object: unknown, message?: string) => console.error(message ?? 'error', object),
 };
 if (database.dialect === 'sqlite') log.info('ingest: SQLite: make sure the server runs with SIFT_INGEST_WORKERS=0');
+const requeued = await recoverAtStart(database);
+if (requeued > 0) log.info(`ingest: ${requeued} interrupted document(s) back in the queue`);
 const files = openFileStore(config.storage, database, config.dataDir);
 const workers = await startIngestWorkers({ database, files, concurrency: Math.max(1, config.ingestWorkers), log });
 const heartbeat = startHeartbeat(database);

@@ -12,12 +12,13 @@ import { freshPostgresSchema } from './postgres-schema.ts';
 /**
  * A real server on a fresh database: SQLite in a temporary folder, or PostgreSQL (a fresh schema
  * per harness) when SIFT_TEST_DIALECT=postgres and TEST_POSTGRES_URL are set, as
- * scripts/test-postgres.mjs does. Requests go through Fastify's inject
+ * scripts/test-postgres.mjs does, or as `options.dialect` says. Requests go through Fastify's inject
  * unless a test calls `listen()`.
  */
-export async function startHarness(env: Record<string, string> = {}, lifecycle?: Lifecycle) {
+export async function startHarness(env: Record<string, string> = {}, options: { dialect?: 'sqlite' | 'postgres'; lifecycle?: Lifecycle } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'sift-test-'));
-  const onPostgres = process.env.SIFT_TEST_DIALECT === 'postgres' && process.env.TEST_POSTGRES_URL && !env.DATABASE_URL;
+  const dialect = options.dialect ?? (process.env.SIFT_TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite');
+  const onPostgres = dialect === 'postgres' && process.env.TEST_POSTGRES_URL && !env.DATABASE_URL;
   const postgres = onPostgres ? await freshPostgresSchema(process.env.TEST_POSTGRES_URL!) : null;
   const config = loadConfig({
     SIFT_DATA_DIR: dataDir,
@@ -27,7 +28,7 @@ export async function startHarness(env: Record<string, string> = {}, lifecycle?:
     ...env,
   });
   const database = await openDatabase(config);
-  const context = createAppContext(config, database, lifecycle);
+  const context = createAppContext(config, database, options.lifecycle);
   const { keyring, files } = context;
   const app = await buildApp(context);
 

@@ -17,7 +17,7 @@ describe('probes', () => {
   let ownIngestion = false;
   let draining = false;
   beforeAll(async () => {
-    h = await startHarness({}, { ownIngestion: () => ownIngestion, draining: () => draining });
+    h = await startHarness({}, { lifecycle: { ownIngestion: () => ownIngestion, draining: () => draining } });
   });
   afterAll(() => h?.close());
 
@@ -148,7 +148,7 @@ describe.runIf(process.env.SIFT_TEST_DIALECT === 'postgres' && process.env.TEST_
     const target = new URL(schema.url);
     const relay = await relayTo(Number(target.port || 5432));
     target.port = String(relay.port);
-    const h = await startHarness({ DATABASE_URL: target.toString() }, { ownIngestion: () => true, draining: () => false });
+    const h = await startHarness({ DATABASE_URL: target.toString() }, { lifecycle: { ownIngestion: () => true, draining: () => false } });
     try {
       expect((await get(h, '/health/ready')).statusCode).toBe(200);
       await relay.cut();

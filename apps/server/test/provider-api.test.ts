@@ -87,8 +87,12 @@ describe('documents and queries', () => {
     const broken = await h.call(v1('/documents/get-document-info'), { collection_name: c, path: 'broken.pdf' }, f.keyA);
     expect(broken.body.document.index_status).toBe('parsing_failed');
     expect(broken.body.document.num_pages).toBeNull();
-    const [row] = await h.database.db.selectFrom('documents').select('error').where('path', '=', 'broken.pdf').execute();
-    expect(row!.error).toBeTruthy();
+    // Its owner reads why, in the document info and in the listing.
+    expect(broken.body.document.failure_reason).toMatch(/PDF/);
+    const listed = await h.call(v1('/documents/get-document-info-list'), { collection_name: c }, f.keyA);
+    const byPath = new Map(listed.body.documents.map((document: { path: string; failure_reason: string | null }) => [document.path, document.failure_reason]));
+    expect(byPath.get('broken.pdf')).toBe(broken.body.document.failure_reason);
+    expect(byPath.get('veg/carrot.txt')).toBeNull();
   });
 
   test('document info carries metadata, size, pages and content on request', async () => {

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { attachSearchFile, ensureSearchFile, FTS_TABLES, searchFilePath } from '../src/db/search/sqlite-file.ts';
+import { attachSearchFile, ensureSearchFile, ftsTable, GRANULARITIES, searchFilePath } from '../src/db/search/sqlite-file.ts';
 import { startIngestWorkers } from '../src/ingest/worker.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
-/** SQLite keeps its FTS5 tables in a search file of their own; PostgreSQL has no such file. */
+/** SQLite keeps each collection's FTS5 tables in a search file of their own; PostgreSQL has no such file. */
 describe.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the SQLite search file', () => {
   let h: Harness;
   let f: Awaited<ReturnType<typeof providerFixtures>>;
@@ -84,13 +84,15 @@ describe.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the SQLite search
     expect(await paths('gulls')).toEqual(['gulls.txt']);
   });
 
-  test('a missing search file is rebuilt from the indexed documents', async () => {
+  test('a missing search file is rebuilt from the indexed documents, ranking as before', async () => {
+    await f.workers.idle(); // pending deletions applied: the original's statistics count live rows only
     const copyDir = mkdtempSync(join(tmpdir(), 'sift-search-copy-'));
     try {
       // A copy of the main file alone: what a data folder looks like once its search file is lost.
       const copy = join(copyDir, 'sift.db');
       const source = new SQLite(h.database.sqlitePath!, { readonly: true });
       source.exec(`vacuum into '${copy}'`);
+      const { id } = source.prepare(`select id from collections where name = 'files'`).get() as { id: string };
       source.close();
       ensureSearchFile(copy);
 
@@ -98,18 +100,32 @@ describe.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the SQLite search
       attachSearchFile(original, h.database.sqlitePath!);
       const rebuilt = new SQLite(copy, { readonly: true });
       attachSearchFile(rebuilt, copy);
-      // The same rows match. Their order may differ: FTS5 statistics still count rows deleted
-      // from the original index, and a rebuilt one has none.
-      for (const table of FTS_TABLES) {
-        const matching = (connection: SQLite.Database) =>
-          connection.prepare(`select rowid from ${table} where ${table} match 'content : (otters OR fish OR seals OR gulls)' order by rowid`).all();
-        expect(matching(rebuilt).length).toBeGreaterThan(0);
-        expect(matching(rebuilt)).toEqual(matching(original));
+      for (const granularity of GRANULARITIES) {
+        const table = ftsTable(id, granularity);
+        const ranked = (connection: SQLite.Database) =>
+          connection.prepare(`select rowid, rank from search."${table}" where "${table}" match '"otter" OR "fish" OR "seal" OR "gull"' order by rank, rowid`).all();
+        expect(ranked(rebuilt).length).toBeGreaterThan(0);
+        expect(ranked(rebuilt)).toEqual(ranked(original));
       }
       original.close();
       rebuilt.close();
     } finally {
       rmSync(copyDir, { recursive: true, force: true });
     }
+  });
+
+  test("a collection's tables come with it and go with it", async () => {
+    const tables = () => {
+      const connection = new SQLite(searchFilePath(h.database.sqlitePath!), { readonly: true });
+      const names = (connection.prepare(`select name from sqlite_master where type = 'table'`).all() as { name: string }[]).map((row) => row.name);
+      connection.close();
+      return names.filter((name) => /^c[0-9a-f]{32}_(documents|pages|coarse|fine)$/.test(name));
+    };
+    const before = tables();
+    expect((await h.call('/v1/collections/add-collection', { collection_name: 'briefly' }, f.keyA)).status).toBe(201);
+    const added = tables().filter((name) => !before.includes(name));
+    expect(added).toHaveLength(4);
+    expect((await h.call('/v1/collections/delete-collection', { collection_name: 'briefly' }, f.keyA)).status).toBe(200);
+    expect(tables().sort()).toEqual(before.sort());
   });
 });

@@ -1,5 +1,5 @@
 import type { Database } from '../db/schema.ts';
-import type { BillingEvent } from '../domain/billing-events.ts';
+import type { BillingEvent } from './billing-event.ts';
 import type { Plan } from './plans.ts';
 
 /** What the billing service asks of whoever takes the payment: Sift itself (local) or Stripe. */

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { BillingEvent } from '../domain/billing-events.ts';
+import type { BillingEvent } from './billing-event.ts';
 
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null));
 const isoFromUnix = (seconds: number | null | undefined) => (seconds ? new Date(seconds * 1000).toISOString() : null);

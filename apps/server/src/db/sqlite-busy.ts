@@ -16,7 +16,7 @@ export async function whenUnlocked<T>(write: () => T | Promise<T>, waitMs = LOCK
     try {
       return await write();
     } catch (error) {
-      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() - started > waitMs) throw error;
+      if (!String((error as { code?: string }).code).startsWith('SQLITE_BUSY') || Date.now() - started > waitMs) throw error;
       await sleep(1);
     }
   }

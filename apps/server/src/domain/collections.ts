@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, DB } from '../db/schema.ts';
+import { searchIndex } from '../db/search/index.ts';
 import { nowIso } from './clock.ts';
 import { Conflict, NotFound } from './errors.ts';
 import type { FileStore } from './file-store.ts';
@@ -24,7 +25,8 @@ export async function requireCollection(db: Kysely<DB>, organizationId: string, 
   return { organizationId, collectionId: row.id, collectionName: row.name };
 }
 
-export async function addCollection({ db }: Database, actor: Pick<ProviderActor, 'organizationId'>, input: { collection_name: string }) {
+export async function addCollection(database: Database, actor: Pick<ProviderActor, 'organizationId'>, input: { collection_name: string }) {
+  const { db } = database;
   const existing = await db
     .selectFrom('collections')
     .select('id')
@@ -32,16 +34,15 @@ export async function addCollection({ db }: Database, actor: Pick<ProviderActor,
     .where('name', '=', input.collection_name)
     .executeTakeFirst();
   if (existing) throw new Conflict(collectionMessages.exists);
+  const id = randomUUID();
   try {
-    await db
-      .insertInto('collections')
-      .values({ id: randomUUID(), organization_id: actor.organizationId, name: input.collection_name, created_at: nowIso() })
-      .execute();
+    await db.insertInto('collections').values({ id, organization_id: actor.organizationId, name: input.collection_name, created_at: nowIso() }).execute();
   } catch (error) {
     // Two adds of one name at once: the unique constraint decides, the loser gets 409.
     if (/unique|duplicate/i.test(String((error as Error).message))) throw new Conflict(collectionMessages.exists);
     throw error;
   }
+  await searchIndex(database).createCollection(id);
   return { message: 'Success!' };
 }
 
@@ -50,9 +51,9 @@ export async function listCollections({ db }: Database, actor: Pick<ProviderActo
   return { collection_names: rows.map((row) => row.name) };
 }
 
-/** Deletes the collection with its documents, pages, chunks and index rows, then its unshared files. */
+/** Deletes the collection with its documents, pages, chunks and index, then its unshared files. */
 export async function deleteCollection(database: Database, actor: ProviderActor, input: { collection_name: string }) {
-  const hashes = await database.db.transaction().execute(async (trx) => {
+  const { hashes, collectionId } = await database.db.transaction().execute(async (trx) => {
     const collection = await requireCollection(trx, actor.organizationId, input.collection_name);
     const documents = await trx
       .selectFrom('documents')
@@ -64,8 +65,9 @@ export async function deleteCollection(database: Database, actor: ProviderActor,
       await addDocumentEvent(trx, collection, 'deleted', { count: Number(documents.count), fileBytes: Number(documents.bytes ?? 0) });
     }
     await trx.deleteFrom('collections').where('id', '=', collection.collectionId).execute();
-    return files.map((row) => row.file_hash);
+    return { hashes: files.map((row) => row.file_hash), collectionId: collection.collectionId };
   });
+  await searchIndex(database).dropCollections([collectionId]);
   await actor.files.release(database, hashes);
   return { message: 'Success!' };
 }
@@ -73,6 +75,8 @@ export async function deleteCollection(database: Database, actor: ProviderActor,
 /** Deletes every collection of an organization (its rows cascade), then the raw files nobody else shares. */
 export async function deleteCollectionsOf(database: Database, files: FileStore, organizationId: string): Promise<void> {
   const rows = await database.db.selectFrom('documents').select('file_hash').distinct().where('organization_id', '=', organizationId).execute();
+  const collections = await database.db.selectFrom('collections').select('id').where('organization_id', '=', organizationId).execute();
   await database.db.deleteFrom('collections').where('organization_id', '=', organizationId).execute();
+  await searchIndex(database).dropCollections(collections.map((row) => row.id));
   await files.release(database, rows.map((row) => row.file_hash));
 }

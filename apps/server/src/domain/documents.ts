@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
 import type {
   AddDocumentRequest,
@@ -11,10 +10,12 @@ import type {
   UpdateDocumentRequest,
 } from '@sift/contracts';
 import { inGroupedTransaction } from '../db/group-commit.ts';
+import { notifyDocumentsQueued } from '../db/queue.ts';
 import type { Database, DB } from '../db/schema.ts';
 import type { DocumentSourceType, IndexStatus } from '../db/tables/retrieval.ts';
 import { nowIso } from './clock.ts';
 import { requireCollection } from './collections.ts';
+import { queuedState } from './document-states.ts';
 import { Conflict, DomainError, Invalid, NotFound } from './errors.ts';
 import type { ProviderActor } from './provider-actor.ts';
 import { addDocumentEvent } from './usage-events.ts';
@@ -24,18 +25,6 @@ export const documentMessages = {
   notFound: 'Document not found.',
   pageNotFound: 'Page not found.',
 } as const;
-
-const queue = new EventEmitter();
-queue.setMaxListeners(0);
-/** Called after a document becomes claimable, so idle in-process workers start at once. */
-export function onDocumentQueued(listener: () => void): () => void {
-  queue.on('queued', listener);
-  return () => queue.off('queued', listener);
-}
-/** Wakes the workers listening in this thread (another thread forwards its signal here). */
-export const notifyDocumentsQueued = (): void => {
-  queue.emit('queued');
-};
 
 /** The raw data of a document's content as stored on disk, and its size in bytes. */
 function rawContent(content: AddDocumentRequest['content']): { bytes: Buffer; size: number; sourceType: DocumentSourceType } {
@@ -74,7 +63,9 @@ async function writeMetadata(trx: Kysely<DB>, documentId: string, metadata: Docu
 
 /**
  * Stores the raw data and queues the document as `not_parsed`. Answers `created: false` when
- * `overwrite` replaced an existing document (which gets a new id: its old file URLs die).
+ * `overwrite` replaced an existing document: the same row takes the new content and metadata and
+ * goes back to the queue, while its pages, snippets and text stay searchable until the new
+ * version is indexed in their place.
  */
 export async function addDocument(database: Database, actor: ProviderActor, input: AddDocumentRequest): Promise<{ created: boolean }> {
   const { bytes, size, sourceType } = rawContent(input.content);
@@ -91,36 +82,35 @@ export async function addDocument(database: Database, actor: ProviderActor, inpu
         .where('path', '=', input.path)
         .executeTakeFirst();
       if (existing && !input.overwrite) throw new Conflict(documentMessages.exists);
-      if (existing) {
-        await trx.deleteFrom('documents').where('id', '=', existing.id).execute();
-        replacedHash = existing.file_hash;
-      }
       const now = nowIso();
-      const id = randomUUID();
-      await trx
-        .insertInto('documents')
-        .values({
-          id,
-          organization_id: actor.organizationId,
-          collection_id: collection.collectionId,
-          path: input.path,
-          metadata: JSON.stringify(input.metadata),
-          index_status: 'not_parsed',
-          source_type: sourceType,
-          size,
-          file_hash: fileHash,
-          created_at: now,
-          updated_at: now,
-          num_pages: null,
-          error: null,
-          lease_owner: null,
-          lease_expires_at: null,
-          attempts: 0,
-          text: null,
-          text_bytes: 0,
-        })
-        .execute();
-      await writeMetadata(trx, id, input.metadata);
+      const content = { metadata: JSON.stringify(input.metadata), source_type: sourceType, size, file_hash: fileHash, created_at: now, updated_at: now };
+      if (existing) {
+        await trx
+          .updateTable('documents')
+          .set({ ...content, ...queuedState('not_parsed') })
+          .where('id', '=', existing.id)
+          .execute();
+        await trx.deleteFrom('document_metadata').where('document_id', '=', existing.id).execute();
+        await writeMetadata(trx, existing.id, input.metadata);
+        replacedHash = existing.file_hash;
+      } else {
+        const id = randomUUID();
+        await trx
+          .insertInto('documents')
+          .values({
+            id,
+            organization_id: actor.organizationId,
+            collection_id: collection.collectionId,
+            path: input.path,
+            ...content,
+            ...queuedState('not_parsed'),
+            num_pages: null,
+            text: null,
+            text_bytes: 0,
+          })
+          .execute();
+        await writeMetadata(trx, id, input.metadata);
+      }
       await addDocumentEvent(trx, collection, 'added', { fileBytes: size });
     });
   } catch (error) {
@@ -177,7 +167,7 @@ export async function updateDocument(database: Database, actor: Pick<ProviderAct
       .updateTable('documents')
       .set({
         ...(input.metadata ? { metadata: JSON.stringify(input.metadata) } : {}),
-        ...(requeued ? { index_status: status, error: null, attempts: 0, lease_owner: null, lease_expires_at: null } : {}),
+        ...(requeued ? queuedState(status as 'not_parsed' | 'not_indexed') : {}),
         updated_at: nowIso(),
       })
       .where('id', '=', document.id)
@@ -208,7 +198,7 @@ export async function deleteDocuments(database: Database, actor: ProviderActor, 
   return { deleted_paths: paths.filter((path) => found.has(path)) };
 }
 
-const documentColumns = ['id', 'path', 'metadata', 'index_status', 'size', 'num_pages', 'created_at'] as const;
+const documentColumns = ['id', 'path', 'metadata', 'index_status', 'size', 'num_pages', 'created_at', 'error'] as const;
 
 export async function getDocumentInfo(database: Database, actor: ProviderActor, input: GetDocumentInfoRequest) {
   const { db } = database;
@@ -275,6 +265,7 @@ async function documentFields(row: DocumentRow, collectionName: string, actor: P
     size: Number(row.size),
     num_pages: row.num_pages,
     file_url: await actor.fileUrl(row.id),
+    failure_reason: row.index_status === 'parsing_failed' || row.index_status === 'indexing_failed' ? row.error : null,
   };
 }
 

@@ -6,7 +6,7 @@ import { NotFound } from './errors.ts';
  * `file_url`: `/v1/documents/get-document?token=<JWT>`, a token signed with the file-url key
  * naming one document id. Tokens live one to two hours: they are minted per document and hour so
  * a listing of 1024 documents does not sign 1024 fresh tokens on every call. A document
- * overwritten gets a new id, so its old URLs stop working.
+ * overwritten keeps its id: its URLs serve the new file.
  */
 const HOUR_SECONDS = 3600;
 /** Per keyring (one per server secret), the hour the cached tokens were minted in and the tokens. */

@@ -1,6 +1,5 @@
 import { expect, test } from 'vitest';
 import { matchesMetadata, parseMetadataFilter } from './metadata-filter.ts';
-import { bm25Score, queryTerms } from '../db/search/query-terms.ts';
 
 test('a filter parses into a tree; several attributes or operators mean AND', () => {
   expect(parseMetadataFilter({ a: { $gte: '1', $lt: '5' }, b: 'x' })).toEqual({
@@ -40,19 +39,4 @@ test('list attributes match $in and $nin by sharing at least one element', () =>
   expect(matchesMetadata(parseMetadataFilter({ 'list:tags': { $in: ['b', 'z'] } })!, tags)).toBe(true);
   expect(matchesMetadata(parseMetadataFilter({ 'list:tags': { $nin: ['b', 'z'] } })!, tags)).toBe(false);
   expect(matchesMetadata(parseMetadataFilter({ 'list:tags': { $nin: ['z'] } })!, tags)).toBe(true);
-});
-
-test('query terms keep words and digits, drop common words unless nothing else is left', () => {
-  expect(queryTerms('What is the Capital of France? (2024)')).toEqual(['capital', 'france', '2024']);
-  expect(queryTerms('the and of')).toEqual(['the', 'and', 'of']);
-  expect(queryTerms('"; DROP TABLE x --')).toEqual(['drop', 'table', 'x']);
-  expect(queryTerms('?!')).toEqual([]);
-});
-
-test('scores map BM25 weights onto 0..1, keeping their order', () => {
-  const weights = [0, 0.5, 1, 5, 20, 100, 1e6];
-  const scores = weights.map(bm25Score);
-  expect(scores[0]).toBe(0);
-  for (let i = 1; i < scores.length; i++) expect(scores[i]).toBeGreaterThan(scores[i - 1]!);
-  expect(scores.every((score) => score >= 0 && score < 1)).toBe(true);
 });

@@ -1,9 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { StorageConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
+import { notifyDocumentsQueued, tuneForIngestion } from '../db/queue.ts';
 import { openFileStore } from '../storage/open-file-store.ts';
-import { tuneForIngestion } from '../db/queue.ts';
-import { notifyDocumentsQueued } from '../domain/documents.ts';
 import { closeOcr } from './parse.ts';
 import { startIngestWorkers } from './worker.ts';
 
@@ -23,7 +22,6 @@ const workers = await startIngestWorkers({
   database,
   files,
   concurrency,
-  recoverAllLeases: false, // done once by the server, before its threads start
   log: {
     info: (text) => port.postMessage({ type: 'info', text }),
     error: (detail, text) => port.postMessage({ type: 'error', text: text ?? 'ingest error', detail: String((detail as { err?: unknown })?.err ?? detail) }),

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { StorageConfig } from '../config.ts';
-import { onDocumentQueued } from '../domain/documents.ts';
+import { onDocumentQueued } from '../db/queue.ts';
 
 export interface IngestThreadOptions {
   dataDir: string;

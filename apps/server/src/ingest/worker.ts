@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { setImmediate as yieldToTimers } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { bulkInserts } from '../db/bulk-insert.ts';
-import { type ClaimedDocument, claimDocuments, handBackLeases, renewLeases, requeueLeases } from '../db/queue.ts';
+import { isDatabaseBusy } from '../db/contention.ts';
+import { onDocumentQueued } from '../db/queue.ts';
 import type { Database, DB } from '../db/schema.ts';
 import { searchIndex } from '../db/search/index.ts';
-import { onDocumentQueued } from '../domain/documents.ts';
+import { nowIso } from '../domain/clock.ts';
+import { type ClaimedDocument, claim, defaultLeaseRules, fail as failDocument, finish, type LeaseRules, markParsed as markDocumentParsed, recoverExpired, release, renew } from '../domain/document-states.ts';
 import type { FileStore } from '../domain/file-store.ts';
 import { addDocumentEvent, type CollectionRef } from '../domain/usage-events.ts';
 import { type ChunkedDocument, chunkPages } from './chunker.ts';
@@ -14,20 +17,15 @@ import { countTokens } from './tokens.ts';
 
 export interface IngestWorkerOptions {
   database: Database;
-  /** Where the raw files are (the server's store: a bucket, PostgreSQL or the data folder). */
+  /** Where the raw files are (the installation's store: a bucket, PostgreSQL or the data folder). */
   files: FileStore;
   /** Documents handled at once by this process. */
   concurrency: number;
-  leaseMs?: number;
+  /** Lease length, batch size and the large-document limit (document-states.ts has the defaults). */
+  leases?: Partial<LeaseRules>;
   /** Longest sleep when the queue looks empty (a new document wakes in-process workers at once). */
   idlePollMs?: number;
   log?: { info(message: string): void; error(object: unknown, message?: string): void };
-  /**
-   * Put every lease found at start back in the queue (default with SQLite, which one process
-   * serves, so such leases belong to a process now dead). The server does it once, before
-   * starting its ingestion threads, and they pass false.
-   */
-  recoverAllLeases?: boolean;
 }
 
 export interface IngestWorkers {
@@ -40,25 +38,21 @@ export interface IngestWorkers {
   idle(): Promise<void>;
 }
 
-/** A lease outlives a stalled worker by at most this long; holders renew it every third of it. */
-const DEFAULT_LEASE_MS = 30_000;
-
-
 /**
  * Ingestion loops over the documents queue: claim (lease) -> parse -> chunk -> write pages,
  * chunks and index rows in one transaction -> `indexed`. Failures end as `parsing_failed` or
  * `indexing_failed` with the reason; a process that dies mid-document leaves a lease that runs
- * out (or, with SQLite, is released when the server starts again).
+ * out (or, with SQLite, is released when the server starts again: recoverAtStart). Every state
+ * change goes through domain/document-states.ts.
  */
 export async function startIngestWorkers(options: IngestWorkerOptions): Promise<IngestWorkers> {
   const { database, concurrency } = options;
-  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const rules: LeaseRules = { ...defaultLeaseRules, ...options.leases };
+  const { leaseMs } = rules;
   const idlePollMs = options.idlePollMs ?? 1000;
   const owner = `${process.pid}-${randomUUID()}`;
   const { files } = options;
   const index = searchIndex(database);
-
-  await recoverLeases(database, { all: options.recoverAllLeases ?? database.dialect === 'sqlite' }, options.log);
 
   let stopped = false;
   let busy = 0;
@@ -78,16 +72,16 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
   wake = () => [...sleepers].forEach((done) => done());
   const unsubscribe = onDocumentQueued(() => wake?.());
   const sweep = setInterval(() => {
-    requeueLeases(database, { all: false })
+    recoverExpired(database)
       .then((count) => count > 0 && wake?.())
       .catch((error) => options.log?.error({ err: error }, 'ingest: lease sweep failed'));
-  }, Math.max(1000, leaseMs / 2));
+  }, leaseMs / 2);
 
   const loop = async () => {
     while (!stopped) {
       let jobs: ClaimedDocument[] = [];
       try {
-        jobs = await claimDocuments(database, owner, leaseMs, BATCH_SIZE);
+        jobs = await claim(database, owner, rules);
       } catch (error) {
         options.log?.error({ err: error }, 'ingest: claiming failed');
       }
@@ -101,7 +95,13 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
       try {
         await processBatch(jobs);
       } catch (error) {
-        options.log?.error({ err: error }, 'ingest: batch failed unexpectedly');
+        if (isDatabaseBusy(error)) {
+          // Not the documents' fault: they go back to the queue, and this loop backs off a moment.
+          await release(database, owner, jobs.map((job) => job.id)).catch(() => {});
+          await nap(BUSY_BACKOFF_MS);
+        } else {
+          options.log?.error({ err: error }, 'ingest: batch failed unexpectedly');
+        }
       } finally {
         busy--;
       }
@@ -110,8 +110,7 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
 
   /** Parses what needs parsing, then indexes every parsed document of the batch together. */
   const processBatch = async (jobs: ClaimedDocument[]) => {
-    const held = jobs.map((job) => job.id);
-    const renewal = setInterval(() => void renewLeases(database, held, owner, leaseMs).catch(() => {}), leaseMs / 3);
+    const lease = keepLeases(jobs.map((job) => job.id));
     try {
       const collections = await collectionsOf(database.db, jobs);
       const ready: Prepared[] = [];
@@ -120,20 +119,43 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
         if (!collection) continue; // deleted meanwhile, with the document
         const prepared = await prepare(job, collection);
         if (prepared) ready.push(prepared);
+        await lease.betweenSteps();
       }
       if (ready.length === 0) return;
       try {
-        await writeIndex(ready);
+        await writeIndex(ready, lease);
       } catch (error) {
         // Index one by one, so a document that cannot be written fails alone.
-        if (ready.length === 1) return await fail(ready[0]!.job, 'indexing_failed', reasonOf(error));
+        if (isDatabaseBusy(error)) throw error; // the loop hands the batch back
+        if (ready.length === 1) return await fail(ready[0]!.job, 'indexing_failed', error);
         for (const item of ready) {
-          await writeIndex([item]).catch((failure) => fail(item.job, 'indexing_failed', reasonOf(failure)));
+          await writeIndex([item], lease).catch((failure) => fail(item.job, 'indexing_failed', failure));
         }
       }
     } finally {
-      clearInterval(renewal);
+      lease.stop();
     }
+  };
+
+  /**
+   * Renews a batch's leases every third of a lease: on a timer, and after each step, since one
+   * long synchronous step (parsing or indexing a large document) holds timers back.
+   */
+  const keepLeases = (documentIds: string[]): LeaseKeeper => {
+    let renewedAt = performance.now();
+    const renewNow = () => {
+      renewedAt = performance.now();
+      return renew(database, owner, documentIds, rules).catch(() => {});
+    };
+    const timer = setInterval(() => void renewNow(), leaseMs / 3);
+    return {
+      async betweenSteps() {
+        if (performance.now() - renewedAt >= leaseMs / 3) await renewNow();
+        // Timers (this renewal's, the lease sweep) run between steps, not only between batches.
+        await yieldToTimers();
+      },
+      stop: () => clearInterval(timer),
+    };
   };
 
   /** Pages and snippets of one claimed document, or null when it failed (and was marked so). */
@@ -146,7 +168,7 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
       try {
         result = await parseSource(job);
       } catch (error) {
-        await fail(job, 'parsing_failed', reasonOf(error));
+        await fail(job, 'parsing_failed', error);
         return null;
       }
       pages = result.pages;
@@ -160,7 +182,7 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
       try {
         pages = await storedPages(job);
       } catch (error) {
-        await fail(job, 'indexing_failed', reasonOf(error));
+        await fail(job, 'indexing_failed', error);
         return null;
       }
     }
@@ -168,20 +190,14 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
       const chunked = chunkPages(pages);
       return { job, collection, chunked, contentTokens: countTokens(chunked.text), parsed, startedAt };
     } catch (error) {
-      await fail(job, 'indexing_failed', reasonOf(error));
+      await fail(job, 'indexing_failed', error);
       return null;
     }
   };
 
   const markParsed = async (job: ClaimedDocument, collection: CollectionRef, parsed: NonNullable<Prepared['parsed']>) =>
     database.db.transaction().execute(async (trx) => {
-      const result = await trx
-        .updateTable('documents')
-        .set({ index_status: 'indexing', num_pages: parsed.pages, updated_at: new Date().toISOString() })
-        .where('id', '=', job.id)
-        .where('lease_owner', '=', owner)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) return false; // lease lost: deleted, replaced or handed on
+      if (!(await markDocumentParsed(trx, owner, job.id, parsed.pages))) return false; // lease lost: deleted, replaced or handed on
       await addDocumentEvent(trx, collection, 'parsed', { fileBytes: job.size, pages: parsed.pages, ocrPages: parsed.ocrPages, timeMs: parsed.timeMs });
       return true;
     });
@@ -217,9 +233,9 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
    * 3. one transaction: those still leased to us become `indexed`; the usage events of the batch.
    * A process that dies between steps leaves its documents leased, so they are indexed again.
    */
-  const writeIndex = async (items: Prepared[]): Promise<void> => {
+  const writeIndex = async (items: Prepared[], lease: LeaseKeeper): Promise<void> => {
     const { db } = database;
-    const now = new Date().toISOString();
+    const now = nowIso();
     const holds = items.map((item) =>
       db
         .updateTable('documents')
@@ -287,21 +303,17 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
     });
     if (lost.length > 0) {
       const kept = items.filter((item) => !lost.includes(item.job.id));
-      if (kept.length > 0) await writeIndex(kept);
+      if (kept.length > 0) await writeIndex(kept, lease);
       return;
     }
+    await lease.betweenSteps();
     await index.indexDocuments(ids);
+    await lease.betweenSteps();
     await db.transaction().execute(async (trx) => {
       const indexed: Prepared[] = [];
       for (const item of items) {
-        const result = await trx
-          .updateTable('documents')
-          .set({ index_status: 'indexed', error: null, lease_owner: null, lease_expires_at: null, updated_at: new Date().toISOString() })
-          .where('id', '=', item.job.id)
-          .where('lease_owner', '=', owner)
-          .executeTakeFirst();
         // Lost since step 1: deleted (its rows with it) or handed on (its new holder rewrites them).
-        if (Number(result.numUpdatedRows) > 0) indexed.push(item);
+        if (await finish(trx, owner, item.job.id)) indexed.push(item);
       }
       await addBatchEvents(trx, indexed);
     });
@@ -336,13 +348,10 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
     }
   };
 
-  const fail = async (job: ClaimedDocument, status: 'parsing_failed' | 'indexing_failed', reason: string) => {
-    await database.db
-      .updateTable('documents')
-      .set({ index_status: status, error: reason, lease_owner: null, lease_expires_at: null, updated_at: new Date().toISOString() })
-      .where('id', '=', job.id)
-      .where('lease_owner', '=', owner)
-      .execute();
+  /** A document's own failure ends it failed with the reason; a busy database only hands it back. */
+  const fail = async (job: ClaimedDocument, status: 'parsing_failed' | 'indexing_failed', error: unknown) => {
+    if (isDatabaseBusy(error)) await release(database, owner, [job.id]);
+    else await failDocument(database, owner, job.id, status, reasonOf(error));
   };
 
   const loops = Array.from({ length: Math.max(1, concurrency) }, () => loop());
@@ -356,8 +365,10 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
       const graceOver = new Promise<void>((resolve) => (timer = graceMs === undefined ? undefined : setTimeout(resolve, graceMs)));
       await Promise.race([Promise.all(loops), ...(graceMs === undefined ? [] : [graceOver])]);
       clearTimeout(timer);
-      const handedBack = await handBackLeases(database, owner);
-      if (handedBack > 0) options.log?.info(`ingest: ${handedBack} document(s) handed back to the queue`);
+      // What a loop still holds goes back now, not a lease later (SIGTERM: another worker takes it).
+      const held = await database.db.selectFrom('documents').select('id').where('lease_owner', '=', owner).execute();
+      await release(database, owner, held.map((row) => row.id));
+      if (held.length > 0) options.log?.info(`ingest: ${held.length} document(s) handed back to the queue`);
     },
     idle: () =>
       new Promise<void>((resolve) => {
@@ -370,12 +381,6 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
   };
 }
 
-/** Puts documents whose lease ran out (or, with `all`, every leased one) back in the queue, and says so. */
-export async function recoverLeases(database: Database, { all }: { all: boolean }, log?: IngestWorkerOptions['log']): Promise<void> {
-  const requeued = await requeueLeases(database, { all });
-  if (requeued > 0) log?.info(`ingest: ${requeued} interrupted document(s) back in the queue`);
-}
-
 /** A claimed document ready to index: its snippets, and its parse figures when parsed just now. */
 interface Prepared {
   job: ClaimedDocument;
@@ -386,9 +391,14 @@ interface Prepared {
   startedAt: number;
 }
 
-/** Documents claimed at once: enough to amortise a transaction and its full-text flush (fewer, larger
- * segments for FTS5 to merge), few enough to keep leases and the write lock short. */
-const BATCH_SIZE = 32;
+interface LeaseKeeper {
+  /** Renews the leases if a third of a lease has passed, then lets timers run. */
+  betweenSteps(): Promise<void>;
+  stop(): void;
+}
+
+/** How long a loop waits after the database was too busy to take its work. */
+const BUSY_BACKOFF_MS = 500;
 
 const sum = <T>(items: T[], value: (item: T) => number) => items.reduce((total, item) => total + value(item), 0);
 

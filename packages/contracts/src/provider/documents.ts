@@ -57,6 +57,8 @@ const documentFields = {
   size: z.number().int(),
   num_pages: z.number().int().nullable(),
   file_url: z.string(),
+  /** Sift's addition: why a `parsing_failed` or `indexing_failed` document failed, else null. */
+  failure_reason: z.string().nullable(),
 };
 
 export const DocumentInfo = z.object({ ...documentFields, content: z.string().nullable() });

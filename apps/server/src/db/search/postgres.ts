@@ -1,59 +1,172 @@
-import { type RawBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../schema.ts';
+import { analyze, BM25_B, BM25_K1, queryTerms } from './analyzer.ts';
 import { filterSql } from './filter.ts';
-import { queryTerms } from './query-terms.ts';
+import { rankHits, RANK_SLACK } from './rank.ts';
 import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
 
+type Granularity = 'documents' | 'pages' | 'coarse' | 'fine';
+
 /**
- * PostgreSQL: tsvector columns (english configuration) with GIN indexes, ranked by ts_rank_cd
- * with normalisation 32, which already maps the rank onto 0..1 monotonically. The query is the
- * OR of its terms, built by PostgreSQL from a bound parameter.
+ * PostgreSQL: BM25 over postings of the analyzer's terms (migration 007), the same formula as
+ * SQLite's FTS5 bm25() (k1 1.2, b 0.75, IDF ln((N - n + 0.5) / (n + 0.5)), at least 1e-6), so both
+ * backends rank the same data the same way. Statistics are per collection and granularity:
+ * `search_postings` (collection, granularity, term, row) -> term frequency and row length, read
+ * for the query's terms only (their count is the document frequency), and `search_stats`, rows
+ * and tokens added up from deltas that the indexing transaction and deletions append (triggers
+ * on `search_rows`), so concurrent indexing never waits on one counter row. Postings and rows
+ * belong to their document and go with it (foreign keys), in the deleting transaction.
  */
 export function postgresSearchIndex({ db }: Database): SearchIndex {
-  const tsQuery = (request: SearchRequest): RawBuilder<unknown> | null => {
-    const terms = queryTerms(request.query);
-    if (terms.length === 0) return null;
-    return sql`replace(plainto_tsquery('english', ${terms.join(' ')})::text, '&', '|')::tsquery`;
-  };
-  const where = (request: SearchRequest, vector: RawBuilder<unknown>, query: RawBuilder<unknown>) =>
-    request.filter ? sql`${vector} @@ ${query} and ${filterSql(request.filter)}` : sql`${vector} @@ ${query}`;
+  /**
+   * The best rows of one granularity: (rowSeq, weight), at most k + slack, best first. FTS5's
+   * arithmetic, step for step: idf * (tf * (k1 + 1)) / (tf + k1 * (1 - b + b * length / avgdl)).
+   * A filter drops matched rows of other documents after the document frequencies are counted.
+   */
+  const best = (granularity: Granularity, request: SearchRequest, terms: string[]): RawBuilder<unknown> => sql`
+      with stats as (
+        select coalesce(sum(rows), 0)::float8 as n, coalesce(sum(tokens), 0)::float8 as tokens
+        from search_stats where collection_id = ${request.collectionId} and granularity = ${granularity}
+      ),
+      matched as (
+        select p.row_seq, p.document_id, p.tf::float8 as tf, p.length::float8 as length, count(*) over (partition by p.term)::float8 as df
+        from search_postings p
+        where p.collection_id = ${request.collectionId} and p.granularity = ${granularity} and p.term = any(${terms}::text[])
+      ),
+      weighted as (
+        select m.row_seq, m.document_id, ln((s.n - m.df + 0.5) / (m.df + 0.5)) as idf,
+               (m.tf * (${BM25_K1}::float8 + 1.0)) / (m.tf + ${BM25_K1}::float8 * (1.0 - ${BM25_B}::float8 + ${BM25_B}::float8 * m.length / (s.tokens / s.n))) as tf_part
+        from matched m cross join stats s
+      )
+      select w.row_seq as "rowSeq", sum(case when w.idf <= 0 then 1e-6::float8 else w.idf end * w.tf_part) as weight
+      from weighted w
+      ${request.filter ? sql`where exists (select 1 from documents d where d.id = w.document_id and ${filterSql(request.filter)})` : sql``}
+      group by w.row_seq
+      order by weight desc, w.row_seq
+      limit ${request.k + RANK_SLACK}`;
 
   return {
     async topDocuments(request) {
-      const query = tsQuery(request);
-      if (!query) return [];
-      const { rows } = await sql<DocumentHit>`
-        select d.id as "documentId", d.path as path, d.metadata as metadata, ts_rank_cd(d.text_tsv, q.query, 32) as score
-        from documents d, (select ${query} as query) q
-        where d.collection_id = ${request.collectionId} and ${where(request, sql`d.text_tsv`, sql`q.query`)}
-        order by score desc, d.path limit ${request.k}`.execute(db);
-      return rows;
+      const terms = queryTerms(request.query);
+      if (terms.length === 0) return [];
+      const { rows } = await sql<DocumentHit & { weight: number }>`
+        select d.id as "documentId", d.path as path, d.metadata as metadata, t.weight as weight
+        from (${best('documents', request, terms)}) t join documents d on d.seq = t."rowSeq"`.execute(db);
+      return rankHits(rows, request.k, (hit) => [hit.path]);
     },
     async topPages(request) {
-      const query = tsQuery(request);
-      if (!query) return [];
-      const { rows } = await sql<PageHit>`
-        select d.id as "documentId", d.path as path, d.metadata as metadata, p.page_index as "pageIndex", ${sql.raw(request.includeContent ? 'p.content' : 'null')} as content,
-               ts_rank_cd(p.tsv, q.query, 32) as score
-        from pages p join documents d on d.id = p.document_id, (select ${query} as query) q
-        where p.collection_id = ${request.collectionId} and ${where(request, sql`p.tsv`, sql`q.query`)}
-        order by score desc, p.seq limit ${request.k}`.execute(db);
-      return rows;
+      const terms = queryTerms(request.query);
+      if (terms.length === 0) return [];
+      const { rows } = await sql<PageHit & { weight: number }>`
+        select d.id as "documentId", d.path as path, d.metadata as metadata, p.page_index as "pageIndex",
+               ${sql.raw(request.includeContent ? 'p.content' : 'null')} as content, t.weight as weight
+        from (${best('pages', request, terms)}) t join pages p on p.seq = t."rowSeq" join documents d on d.id = p.document_id`.execute(db);
+      return rankHits(rows, request.k, (hit) => [hit.path, hit.pageIndex]);
     },
     async topSnippets(request) {
-      const query = tsQuery(request);
-      if (!query) return [];
-      const { rows } = await sql<SnippetHit>`
+      const terms = queryTerms(request.query);
+      if (terms.length === 0) return [];
+      const { rows } = await sql<SnippetHit & { weight: number }>`
         select d.id as "documentId", d.path as path, d.metadata as metadata, c.start_index as "startIndex", c.end_index as "endIndex",
-               c.page_start as "pageStart", c.page_end as "pageEnd", c.content as content, ts_rank_cd(c.tsv, q.query, 32) as score
-        from chunks c join documents d on d.id = c.document_id, (select ${query} as query) q
-        where c.collection_id = ${request.collectionId} and c.granularity = ${request.granularity}
-          and ${where(request, sql`c.tsv`, sql`q.query`)}
-        order by score desc, c.seq limit ${request.k}`.execute(db);
-      return rows;
+               c.page_start as "pageStart", c.page_end as "pageEnd", c.content as content, t.weight as weight
+        from (${best(request.granularity, request, terms)}) t join chunks c on c.seq = t."rowSeq" join documents d on d.id = c.document_id`.execute(db);
+      return rankHits(rows, request.k, (hit) => [hit.path, hit.startIndex]);
     },
-    // The document-level tsvector is a generated column over documents.text: nothing to write.
-    async indexDocuments() {},
-    async applyDeletions() {},
+    indexDocuments: (documentIds) => db.transaction().execute((trx) => indexPostgresDocuments(trx, documentIds)),
+    // Collections get their statistics with their first rows; nothing to create.
+    async createCollection() {},
+    async dropCollections(collectionIds) {
+      if (collectionIds.length > 0) await sql`delete from search_stats where collection_id = any(${collectionIds}::text[])`.execute(db);
+    },
+    applyDeletions: () => compactStats(db),
   };
+}
+
+interface SourceRow {
+  seq: number;
+  collection_id: string;
+  document_id: string;
+  text: string;
+}
+
+/**
+ * Postings of these documents' text, pages and snippets (as the database holds them now) in
+ * place of their older ones; run inside a transaction. Also the migration's rebuild.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function indexPostgresDocuments(trx: Kysely<any>, documentIds: string[]): Promise<void> {
+  if (documentIds.length === 0) return;
+  await sql`delete from search_rows where document_id = any(${documentIds}::text[])`.execute(trx);
+  await sql`delete from search_postings where document_id = any(${documentIds}::text[])`.execute(trx);
+  const sources: [Granularity, RawBuilder<SourceRow>][] = [
+    ['documents', sql<SourceRow>`select seq, collection_id, id as document_id, coalesce(text, '') as text from documents where id = any(${documentIds}::text[])`],
+    ['pages', sql<SourceRow>`select seq, collection_id, document_id, content as text from pages where document_id = any(${documentIds}::text[])`],
+    ['coarse', sql<SourceRow>`select seq, collection_id, document_id, content as text from chunks where document_id = any(${documentIds}::text[]) and granularity = 'coarse'`],
+    ['fine', sql<SourceRow>`select seq, collection_id, document_id, content as text from chunks where document_id = any(${documentIds}::text[]) and granularity = 'fine'`],
+  ];
+  for (const [granularity, source] of sources) {
+    const { rows } = await source.execute(trx);
+    const lengths = { collection: [] as string[], seq: [] as number[], document: [] as string[], length: [] as number[] };
+    const postings = { collection: [] as string[], term: [] as string[], seq: [] as number[], document: [] as string[], tf: [] as number[], length: [] as number[] };
+    const flush = async () => {
+      if (postings.term.length === 0) return;
+      await sql`insert into search_postings (collection_id, granularity, term, row_seq, document_id, tf, length)
+        select c, ${granularity}, t, s, d, f, l from unnest(${postings.collection}::text[], ${postings.term}::text[], ${postings.seq}::bigint[],
+          ${postings.document}::text[], ${postings.tf}::int[], ${postings.length}::int[]) as x(c, t, s, d, f, l)`.execute(trx);
+      for (const column of Object.values(postings)) column.length = 0;
+    };
+    for (const row of rows) {
+      const terms = analyze(row.text);
+      lengths.collection.push(row.collection_id);
+      lengths.seq.push(row.seq);
+      lengths.document.push(row.document_id);
+      lengths.length.push(terms.length);
+      const frequencies = new Map<string, number>();
+      for (const term of terms) frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
+      for (const [term, tf] of frequencies) {
+        postings.collection.push(row.collection_id);
+        postings.term.push(term);
+        postings.seq.push(row.seq);
+        postings.document.push(row.document_id);
+        postings.tf.push(tf);
+        postings.length.push(terms.length);
+      }
+      if (postings.term.length >= 20_000) await flush();
+    }
+    await flush();
+    if (lengths.seq.length > 0) {
+      await sql`insert into search_rows (collection_id, granularity, row_seq, document_id, length)
+        select c, ${granularity}, s, d, l from unnest(${lengths.collection}::text[], ${lengths.seq}::bigint[], ${lengths.document}::text[], ${lengths.length}::int[]) as x(c, s, d, l)`.execute(trx);
+    }
+  }
+}
+
+/**
+ * Postings built anew from the stored text, pages and snippets of every indexed document (or of
+ * one collection's): the migration to this index, and the way back from a lost one.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function rebuildPostgresIndex(db: Kysely<any>, collectionId?: string): Promise<void> {
+  const inCollection = collectionId === undefined ? sql`` : sql`and collection_id = ${collectionId}`;
+  for (let after = ''; ; ) {
+    const { rows } = await sql<{ id: string }>`
+      select id from documents where index_status = 'indexed' ${inCollection} and id > ${after} order by id limit 64`.execute(db);
+    if (rows.length === 0) break;
+    await indexPostgresDocuments(db, rows.map((row) => row.id));
+    after = rows.at(-1)!.id;
+  }
+}
+
+/**
+ * Folds each collection's statistic deltas into one row, and drops those of deleted collections.
+ * Rows deleted by one statement are summed by it, so concurrent compactions never count twice.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function compactStats(db: Kysely<any>): Promise<void> {
+  await sql`delete from search_stats s where not exists (select 1 from collections c where c.id = s.collection_id)`.execute(db);
+  await sql`
+    with crowded as (select collection_id, granularity from search_stats group by collection_id, granularity having count(*) > 1),
+    gone as (delete from search_stats s using crowded c where s.collection_id = c.collection_id and s.granularity = c.granularity returning s.*)
+    insert into search_stats (collection_id, granularity, rows, tokens)
+    select collection_id, granularity, sum(rows), sum(tokens) from gone group by collection_id, granularity`.execute(db);
 }

@@ -2,20 +2,22 @@ import SQLite from 'better-sqlite3';
 import { type RawBuilder, sql } from 'kysely';
 import { beforeDestroy } from '../database.ts';
 import type { Database } from '../schema.ts';
+import { queryTerms } from './analyzer.ts';
 import { filterSql } from './filter.ts';
-import { bm25Score, queryTerms } from './query-terms.ts';
-import { attachSearchFile, collectionToken, openSearchWriter, type SearchWriter } from './sqlite-file.ts';
+import { rankHits, RANK_SLACK } from './rank.ts';
+import { attachSearchFile, ftsMatch, ftsTable, type Granularity, openSearchWriter, type SearchWriter } from './sqlite-file.ts';
 import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
 
 /**
- * SQLite FTS5: contentless tables `documents_fts`, `pages_fts`, `coarse_fts`, `fine_fts` in the
- * search file (see sqlite-file.ts), ranked by bm25() with the collection column weighted 0.
- * Searches run on a read-only connection of their own with prepared statements kept, so a query
- * costs little more than the FTS5 match itself. The search file is written by whoever indexes.
+ * SQLite FTS5: each collection's contentless tables in the search file (see sqlite-file.ts),
+ * ranked by bm25() over that collection's rows only. FTS5 ranks the matches and only the best
+ * k (and a few more, for ties: rank.ts) are joined to their rows. Searches run on a read-only
+ * connection of their own with prepared statements kept, so a query costs little more than the
+ * FTS5 match itself. The search file is written by whoever indexes.
  */
 export function sqliteSearchIndex(database: Database): SearchIndex {
   const reader = openReader(database);
-  // Opened by the first index write: only ingestion writes the search file.
+  // Opened by the first write: ingestion, or the server creating and deleting collections.
   let writer: SearchWriter | null = null;
   const searchWriter = (): SearchWriter => {
     if (writer) return writer;
@@ -26,65 +28,73 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
   };
   const run = <Row>(query: RawBuilder<unknown>): Row[] => {
     const { sql: text, parameters } = query.compile(database.db);
-    return reader.statement(text).all(...(parameters as unknown[])) as Row[];
-  };
-
-  /** `collection : "c<id>" AND content : ("t1" OR "t2")`; terms are letters and digits only. */
-  const matchExpression = (request: SearchRequest): string | null => {
-    const terms = queryTerms(request.query);
-    if (terms.length === 0) return null;
-    return `collection : "${collectionToken(request.collectionId)}" AND content : (${terms.map((term) => `"${term}"`).join(' OR ')})`;
+    try {
+      return reader.statement(text).all(...(parameters as unknown[])) as Row[];
+    } catch (error) {
+      // A collection without tables yet (nothing indexed) or deleted meanwhile matches nothing.
+      if (error instanceof SQLite.SqliteError && /no such table/.test(error.message)) return [];
+      throw error;
+    }
   };
 
   /**
-   * The k best rows of one FTS table joined to their rows. Unfiltered, the FTS5 table ranks on
-   * its own and only the top k are joined, leaving out rows deleted but not yet removed from the
-   * search file (they would take places in the k); filtered, every match is joined to its document.
+   * The best rows of one collection's FTS table joined to their rows, best first. Unfiltered,
+   * FTS5 ranks on its own and only the top rows are joined, leaving out rows deleted but not yet
+   * removed from the search file (they would take places in the k); filtered, matches are joined
+   * to their document in rank order until enough pass the filter.
    */
-  const top = <Row extends { rank: number }>(table: string, join: RawBuilder<unknown>, columns: RawBuilder<unknown>, request: SearchRequest) => {
-    const match = matchExpression(request);
-    if (match === null) return [];
-    const fts = sql.raw(table);
-    const rows = request.filter
-      ? run<Row>(sql`select ${columns}, ${fts}.rank as rank from ${fts} ${join} where ${fts} match ${match} and ${filterSql(request.filter)} order by ${fts}.rank limit ${request.k}`)
-      : run<Row>(
-          sql`select ${columns}, t.rank as rank from (select rowid, rank from ${fts} where ${fts} match ${match}
-              and rowid not in (select row_id from search_deletions where fts_table = ${table}) order by rank limit ${request.k}) t ${join} order by t.rank`,
-        );
-    return rows.map((row) => ({ ...row, score: bm25Score(-row.rank) }));
+  const top = <Row extends { weight: number }>(granularity: Granularity, request: SearchRequest, join: (rowid: string) => RawBuilder<unknown>, columns: RawBuilder<unknown>): Row[] => {
+    const terms = queryTerms(request.query);
+    if (terms.length === 0) return [];
+    const table = ftsTable(request.collectionId, granularity);
+    const fts = sql.raw(`search."${table}"`);
+    const name = sql.raw(`"${table}"`);
+    const limit = request.k + RANK_SLACK;
+    if (request.filter) {
+      return run<Row>(
+        sql`select ${columns}, -f.rank as weight from ${fts} f ${join('f.rowid')}
+            where f.${name} match ${ftsMatch(terms)} and ${filterSql(request.filter)} order by f.rank limit ${limit}`,
+      );
+    }
+    return run<Row>(
+      sql`select ${columns}, -t.rank as weight from (select rowid, rank from ${fts} where ${name} match ${ftsMatch(terms)}
+          and rowid not in (select row_id from search_deletions where collection_id = ${request.collectionId} and fts_table = ${granularity})
+          order by rank limit ${limit}) t ${join('t.rowid')} order by t.rank`,
+    );
   };
 
   return {
     async topDocuments(request) {
-      const rowid = sql.raw(request.filter ? 'documents_fts.rowid' : 't.rowid');
-      return top<DocumentHit & { rank: number }>(
-        'documents_fts',
-        sql`join documents d on d.seq = ${rowid}`,
-        sql`d.id as documentId, d.path as path, d.metadata as metadata`,
+      const rows = top<DocumentHit & { weight: number }>(
+        'documents',
         request,
-      ).map(({ rank: _rank, ...hit }) => hit);
+        (rowid) => sql`join documents d on d.seq = ${sql.raw(rowid)}`,
+        sql`d.id as documentId, d.path as path, d.metadata as metadata`,
+      );
+      return rankHits(rows, request.k, (hit) => [hit.path]);
     },
     async topPages(request) {
-      const rowid = sql.raw(request.filter ? 'pages_fts.rowid' : 't.rowid');
-      return top<PageHit & { rank: number }>(
-        'pages_fts',
-        sql`join pages p on p.seq = ${rowid} join documents d on d.id = p.document_id`,
-        sql`d.id as documentId, d.path as path, d.metadata as metadata, p.page_index as pageIndex, ${sql.raw(request.includeContent ? 'p.content' : 'null')} as content`,
+      const rows = top<PageHit & { weight: number }>(
+        'pages',
         request,
-      ).map(({ rank: _rank, ...hit }) => hit);
+        (rowid) => sql`join pages p on p.seq = ${sql.raw(rowid)} join documents d on d.id = p.document_id`,
+        sql`d.id as documentId, d.path as path, d.metadata as metadata, p.page_index as pageIndex, ${sql.raw(request.includeContent ? 'p.content' : 'null')} as content`,
+      );
+      return rankHits(rows, request.k, (hit) => [hit.path, hit.pageIndex]);
     },
     async topSnippets(request) {
-      const table = request.granularity === 'fine' ? 'fine_fts' : 'coarse_fts';
-      const rowid = sql.raw(request.filter ? `${table}.rowid` : 't.rowid');
-      return top<SnippetHit & { rank: number }>(
-        table,
-        sql`join chunks c on c.seq = ${rowid} join documents d on d.id = c.document_id`,
+      const rows = top<SnippetHit & { weight: number }>(
+        request.granularity,
+        request,
+        (rowid) => sql`join chunks c on c.seq = ${sql.raw(rowid)} join documents d on d.id = c.document_id`,
         sql`d.id as documentId, d.path as path, d.metadata as metadata, c.start_index as startIndex, c.end_index as endIndex,
             c.page_start as pageStart, c.page_end as pageEnd, c.content as content`,
-        request,
-      ).map(({ rank: _rank, ...hit }) => hit);
+      );
+      return rankHits(rows, request.k, (hit) => [hit.path, hit.startIndex]);
     },
     indexDocuments: (documentIds) => searchWriter().index(documentIds),
+    createCollection: (collectionId) => searchWriter().createCollection(collectionId),
+    dropCollections: (collectionIds) => searchWriter().dropCollections(collectionIds),
     applyDeletions: () => searchWriter().index([]),
   };
 }
@@ -112,7 +122,7 @@ function openReader(database: Database): Reader {
     statement(text) {
       let statement = statements.get(text);
       if (!statement) {
-        // Filters make distinct SQL; a bounded cache keeps the common shapes prepared.
+        // Collections and filters make distinct SQL; a bounded cache keeps the common shapes prepared.
         if (statements.size >= 256) statements.clear();
         statement = connection.prepare(text);
         statements.set(text, statement);

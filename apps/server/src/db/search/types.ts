@@ -29,16 +29,27 @@ export interface SnippetHit extends HitDocument {
   content: string;
 }
 
-/** The full-text index of one dialect: BM25-like ranking per granularity, scores in 0..1. */
+/**
+ * The full-text index of one dialect, the one door to search: one index per collection, BM25
+ * over the analyzer's terms (analyzer.ts) per granularity, the same order on both dialects,
+ * scores in 0..1.
+ */
 export interface SearchIndex {
   topDocuments(request: SearchRequest): Promise<DocumentHit[]>;
   topPages(request: SearchRequest & { includeContent: boolean }): Promise<PageHit[]>;
   topSnippets(request: SearchRequest & { granularity: 'coarse' | 'fine' }): Promise<SnippetHit[]>;
   /**
    * Makes these documents' text, pages and snippets (committed to the database already)
-   * searchable in place of their older rows. PostgreSQL indexes rows as they are written.
+   * searchable in place of their older rows, in one transaction of the index.
    */
   indexDocuments(documentIds: string[]): Promise<void>;
-  /** Removes what deleted rows left in the index (SQLite's search file); ingestion calls it when idle. */
+  /** A new collection's index (empty); indexing also creates it when missing. */
+  createCollection(collectionId: string): Promise<void>;
+  /** Drops the index of collections just deleted (their rows are gone from the database). */
+  dropCollections(collectionIds: string[]): Promise<void>;
+  /**
+   * Removes what deleted rows left in the index (SQLite's search file; PostgreSQL folds its
+   * statistics deltas); ingestion calls it when idle, deletions right after they commit.
+   */
   applyDeletions(): Promise<void>;
 }

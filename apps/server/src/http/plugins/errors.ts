@@ -1,6 +1,10 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { isDatabaseBusy } from '../../db/contention.ts';
 import { DomainError } from '../../domain/errors.ts';
+
+/** Seconds a client is asked to wait when the database was too busy to take its request. */
+const BUSY_RETRY_AFTER_SECONDS = 1;
 
 /**
  * The one place failures become HTTP answers: `{"detail": ...}` with the right status, never a
@@ -27,6 +31,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, url: request.url }, 'response did not match its contract');
       return reply.status(500).send({ detail: 'Internal server error' });
+    }
+    if (isDatabaseBusy(error)) {
+      // Contention, not a fault: the request waited its bounded time for the database's lock.
+      // The official SDK retries 503 after `retry-after`.
+      request.log.warn('database busy: answered 503');
+      return reply.status(503).header('retry-after', String(BUSY_RETRY_AFTER_SECONDS)).send({ detail: 'The server is busy. Please retry shortly.' });
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {

@@ -12,6 +12,8 @@ export interface DocumentSummary {
   metadata: Record<string, string | string[]>;
   indexStatus: ProviderIndexStatus;
   fileUrl: string;
+  /** Why a failed document failed (Sift's `failure_reason`), else null. */
+  failureReason: string | null;
 }
 
 /** The provider's largest page (OpenAPI: limit at most 1024). */
@@ -43,6 +45,7 @@ export async function listDocuments(workingKey: string, collectionName: string, 
         metadata: document.metadata ?? {},
         indexStatus: document.index_status,
         fileUrl: document.file_url,
+        failureReason: (document as { failure_reason?: string | null }).failure_reason ?? null,
       });
     }
     const last = batch.at(-1)?.path;

@@ -77,8 +77,14 @@ function PaneBody({
       </pre>
     );
   }
-  if (status === 'parsing_failed') return <PaneMessage tone="error">{collectionsMessages.parsingFailed}</PaneMessage>;
-  if (status === 'indexing_failed') return <PaneMessage tone="error">{collectionsMessages.indexingFailed}</PaneMessage>;
+  if (status === 'parsing_failed' || status === 'indexing_failed') {
+    return (
+      <PaneMessage tone="error">
+        {status === 'parsing_failed' ? collectionsMessages.parsingFailed : collectionsMessages.indexingFailed}
+        {document.failureReason ? <span className="mt-1 block text-xs text-slate-500" data-testid="failure-reason">{document.failureReason}</span> : null}
+      </PaneMessage>
+    );
+  }
   if (status === 'parsing') return <PaneMessage>{collectionsMessages.parsingInProgress}</PaneMessage>;
   if (status === 'indexing') return <PaneMessage>{collectionsMessages.indexingInProgress}</PaneMessage>;
   if (content.isError) {

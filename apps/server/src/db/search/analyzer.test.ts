@@ -1,0 +1,52 @@
+import { expect, test } from 'vitest';
+import { analyze, bm25Score, queryTerms } from './analyzer.ts';
+import { rankHits } from './rank.ts';
+
+test('text becomes lower-case Porter stems of its words, stop words dropped, repeats kept', () => {
+  expect(analyze('The Running dogs ran; running is FUN!')).toEqual(['run', 'dog', 'ran', 'run', 'fun']);
+  expect(analyze('Relational databases, 1990s')).toEqual(['relat', 'databas', '1990']);
+  expect(analyze('')).toEqual([]);
+  expect(analyze('?! -- ...')).toEqual([]);
+});
+
+test('words are Unicode letters and digits; diacritics and width do not make new terms', () => {
+  expect(analyze('Café CAFE cafe\u0301')).toEqual(['cafe', 'cafe', 'cafe']);
+  expect(analyze('naïve Ｆｕｌｌ')).toEqual(['naiv', 'full']);
+  expect(analyze('Straße 東京 Москва')).toEqual(['straße', '東京', 'москва']);
+  expect(analyze("don't won't")).toEqual([]); // "don", "t", "won" are stop words
+});
+
+test('query terms are the distinct analyzed terms, at most 64; only stop words leave none', () => {
+  expect(queryTerms('What is the Capital of France? (2024) capitals')).toEqual(['capit', 'franc', '2024']);
+  expect(queryTerms('the and of')).toEqual([]);
+  expect(queryTerms('"; DROP TABLE x --')).toEqual(['drop', 'tabl', 'x']);
+  expect(queryTerms('?!')).toEqual([]);
+  expect(queryTerms(Array.from({ length: 100 }, (_, i) => `w${i}`).join(' '))).toHaveLength(64);
+});
+
+test('index terms are what FTS5 and PostgreSQL store: letters and digits only, no spaces', () => {
+  const terms = analyze('Mixed: e-mail, C++, 3.14, naïve—façade; “quotes” and ÅNGSTRÖM');
+  for (const term of terms) expect(term).toMatch(/^[\p{L}\p{N}]+$/u);
+});
+
+test('scores map BM25 weights onto 0..1, keeping their order', () => {
+  const weights = [0, 0.5, 1, 5, 20, 100, 1e6];
+  const scores = weights.map(bm25Score);
+  expect(scores[0]).toBe(0);
+  for (let i = 1; i < scores.length; i++) expect(scores[i]).toBeGreaterThan(scores[i - 1]!);
+  expect(scores.every((score) => score >= 0 && score < 1)).toBe(true);
+});
+
+test('ranking keeps the k best by weight, equal weights (to 12 digits) in path then index order', () => {
+  const hits = [
+    { path: 'b', index: 0, weight: 2 },
+    { path: 'a', index: 5, weight: 2 + 1e-13 },
+    { path: 'a', index: 1, weight: 2 },
+    { path: 'c', index: 0, weight: 3 },
+    { path: 'd', index: 0, weight: 1 },
+  ];
+  const ranked = rankHits(hits, 4, (hit) => [hit.path, hit.index]);
+  expect(ranked.map((hit) => `${hit.path}${hit.index}`)).toEqual(['c0', 'a1', 'a5', 'b0']);
+  expect(ranked[1]!.score).toBe(ranked[3]!.score);
+  expect(ranked[0]).not.toHaveProperty('weight');
+});

@@ -1,0 +1,55 @@
+import { stemmer } from 'stemmer';
+
+/**
+ * The one analyzer of the search index, for indexing and for queries, on both backends: text
+ * becomes the terms that SQLite's FTS5 tables hold and PostgreSQL's postings count, so both rank
+ * exactly the same terms. Steps: Unicode compatibility decomposition with diacritics removed
+ * ("Café" and "cafe" are one term), lower case, words of Unicode letters and digits, English stop
+ * words dropped, Porter stemming (the `stemmer` package). Pure functions: no state between calls.
+ */
+
+/** NLTK's English stop-word list (179 words; apostrophes dropped, as the tokeniser splits on them). */
+const STOP_WORDS = new Set(
+  (
+    'i me my myself we our ours ourselves you youre youve youll youd your yours yourself yourselves he him his himself she shes her ' +
+    'hers herself it its itself they them their theirs themselves what which who whom this that thatll these those am is are was ' +
+    'were be been being have has had having do does did doing a an the and but if or because as until while of at by for with ' +
+    'about against between into through during before after above below to from up down in out on off over under again further ' +
+    'then once here there when where why how all any both each few more most other some such no nor not only own same so than too ' +
+    'very s t can will just don dont should shouldve now d ll m o re ve y ain aren arent couldn couldnt didn didnt doesn doesnt ' +
+    'hadn hadnt hasn hasnt haven havent isn isnt ma mightn mightnt mustn mustnt needn neednt shan shant shouldn shouldnt wasn ' +
+    'wasnt weren werent won wont wouldn wouldnt'
+  ).split(' '),
+);
+
+const WORD = /[\p{L}\p{N}]+/gu;
+const MARKS = /\p{M}+/gu;
+/** Words longer than this are not language (hashes, base64): they are cut, keeping terms small. */
+const MAX_TERM_LENGTH = 64;
+
+/** True for a word the index leaves out. */
+export const isStopWord = (word: string): boolean => STOP_WORDS.has(word);
+
+/** The terms of a text, in order, repeats kept (their count is the term frequency). */
+export function analyze(text: string): string[] {
+  const words = text.normalize('NFKD').replace(MARKS, '').toLowerCase().match(WORD);
+  if (!words) return [];
+  const terms: string[] = [];
+  for (const word of words) {
+    if (STOP_WORDS.has(word)) continue;
+    terms.push(stemmer(word.length > MAX_TERM_LENGTH ? word.slice(0, MAX_TERM_LENGTH) : word));
+  }
+  return terms;
+}
+
+/** Distinct terms of a query, in first-seen order; at most 64 (a query is not a document). */
+export function queryTerms(query: string): string[] {
+  return [...new Set(analyze(query))].slice(0, 64);
+}
+
+/** Monotonic map of a BM25 weight (0 and up) onto 0..1, the same for every query and backend. */
+export const bm25Score = (weight: number): number => (weight > 0 ? weight / (weight + 10) : 0);
+
+/** BM25's parameters, the same on both backends (FTS5's bm25() uses these values). */
+export const BM25_K1 = 1.2;
+export const BM25_B = 0.75;

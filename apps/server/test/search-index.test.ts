@@ -1,0 +1,192 @@
+import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { rebuildPostgresIndex } from '../src/db/search/postgres.ts';
+import { ensureSearchFile, ftsTable, GRANULARITIES, searchFilePath } from '../src/db/search/sqlite-file.ts';
+import { type Harness, startHarness } from './harness.ts';
+import { providerFixtures } from './provider-fixtures.ts';
+import { type CorpusDocument, SEARCH_QUERIES, searchCorpus } from './search-corpus.ts';
+
+/**
+ * One index per collection, one analyzer and one BM25 on both backends (issue #11): runs on the
+ * dialect of the run (SQLite, or PostgreSQL in the second pass of `npm test`).
+ */
+
+type Fixtures = Awaited<ReturnType<typeof providerFixtures>>;
+
+async function addCorpus(h: Harness, key: string, collection: string, documents: CorpusDocument[]) {
+  const added = await h.call('/v1/collections/add-collection', { collection_name: collection }, key);
+  expect(added.status).toBe(201);
+  for (const [i, document] of documents.entries()) {
+    const response = await h.call(
+      '/v1/documents/add-document',
+      { collection_name: collection, path: document.path, content: { type: 'text-pages', pages: document.pages }, metadata: { group: `g${i % 3}` } },
+      key,
+    );
+    expect(response.status).toBe(201);
+  }
+}
+
+/** Every query kind's top 10 (place and score) for every query: what a client sees of the ranking. */
+async function rankings(h: Harness, key: string, collection: string, filter: unknown = null) {
+  const results: Record<string, unknown[]> = {};
+  for (const query of SEARCH_QUERIES) {
+    const documents = await h.call('/v1/queries/top-documents', { collection_name: collection, query, k: 10, filter }, key);
+    const pages = await h.call('/v1/queries/top-pages', { collection_name: collection, query, k: 10, filter }, key);
+    const coarse = await h.call('/v1/queries/top-snippets', { collection_name: collection, query, k: 10, filter }, key);
+    const fine = await h.call('/v1/queries/top-snippets', { collection_name: collection, query, k: 10, filter, precise_responses: true }, key);
+    for (const response of [documents, pages, coarse, fine]) expect(response.status).toBe(200);
+    type Hit = { path: string; score: number; page_index?: number; start_index?: number };
+    const hits = (response: { body: unknown }) => (response.body as { results: Hit[] }).results;
+    results[`documents: ${query}`] = hits(documents).map((hit) => [hit.path, hit.score]);
+    results[`pages: ${query}`] = hits(pages).map((hit) => [hit.path, hit.page_index, hit.score]);
+    results[`coarse: ${query}`] = hits(coarse).map((hit) => [hit.path, hit.start_index, hit.score]);
+    results[`fine: ${query}`] = hits(fine).map((hit) => [hit.path, hit.start_index, hit.score]);
+  }
+  return results;
+}
+
+const paths = (ranking: Record<string, unknown[]>) => new Set(Object.values(ranking).flatMap((hits) => hits.map((hit) => (hit as unknown[])[0])));
+
+async function collectionId(h: Harness, organizationId: string, name: string): Promise<string> {
+  const row = await h.database.db.selectFrom('collections').select('id').where('organization_id', '=', organizationId).where('name', '=', name).executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** How much index a collection has: SQLite tables in the search file, PostgreSQL postings and statistics. */
+async function indexRows(h: Harness, id: string): Promise<number> {
+  if (h.database.dialect === 'postgres') {
+    const { rows } = await sql<{ n: number }>`
+      select (select count(*) from search_postings where collection_id = ${id}) + (select count(*) from search_rows where collection_id = ${id})
+           + (select count(*) from search_stats where collection_id = ${id}) as n`.execute(h.database.db);
+    return Number(rows[0]!.n);
+  }
+  const connection = new SQLite(searchFilePath(h.database.sqlitePath!), { readonly: true });
+  const names = GRANULARITIES.map((granularity) => ftsTable(id, granularity));
+  const found = connection.prepare(`select count(*) as n from sqlite_master where name in (${names.map(() => '?').join(', ')})`).get(...names) as { n: number };
+  connection.close();
+  return found.n;
+}
+
+describe('one index per collection', () => {
+  let h: Harness;
+  let f: Fixtures;
+  const corpus = searchCorpus(11, 40);
+  let alone: Record<string, unknown[]>;
+  beforeAll(async () => {
+    h = await startHarness();
+    f = await providerFixtures(h);
+    await addCorpus(h, f.keyA, 'main', corpus);
+    await f.workers.idle();
+    alone = await rankings(h, f.keyA, 'main');
+  }, 120_000);
+  afterAll(async () => {
+    await f.workers.stop();
+    await h.close();
+  });
+
+  test("a collection's scores and order are the same with and without other organizations' and collections' documents", async () => {
+    expect(Object.values(alone).every((hits) => hits.length > 0)).toBe(true);
+    // Same words, other texts: another collection of this organization, and one of the same name in another.
+    await addCorpus(h, f.keyA, 'neighbour', searchCorpus(12, 30, 'near'));
+    await addCorpus(h, f.keyB, 'main', searchCorpus(13, 30, 'other'));
+    await f.workers.idle();
+    expect(await rankings(h, f.keyA, 'main')).toEqual(alone);
+    // And the neighbours see only their own documents.
+    expect([...paths(await rankings(h, f.keyB, 'main'))].every((path) => String(path).startsWith('other-'))).toBe(true);
+  }, 120_000);
+
+  test('equal scores are ordered by path, then place in the document', async () => {
+    const response = await h.call('/v1/queries/top-documents', { collection_name: 'main', query: 'otters herons kelp river', k: 50 }, f.keyA);
+    const results = (response.body as { results: { path: string; score: number }[] }).results;
+    const a = results.findIndex((hit) => hit.path === 'doc-twin-a.txt');
+    expect(a).toBeGreaterThanOrEqual(0);
+    expect(results[a + 1]).toMatchObject({ path: 'doc-twin-b.txt', score: results[a]!.score });
+    for (let i = 1; i < results.length; i++) expect(results[i]!.score).toBeLessThanOrEqual(results[i - 1]!.score);
+    expect(results.every((hit) => hit.score > 0 && hit.score < 1)).toBe(true);
+  });
+
+  test('metadata filters rank inside the collection with its own statistics', async () => {
+    const filtered = await rankings(h, f.keyA, 'main', { group: 'g1' });
+    const groupOne = new Set(corpus.filter((_, i) => i % 3 === 1).map((document) => document.path));
+    expect([...paths(filtered)].every((path) => groupOne.has(String(path)))).toBe(true);
+    // A filtered hit scores what it scores unfiltered: the filter does not change the statistics.
+    const all = await h.call('/v1/queries/top-documents', { collection_name: 'main', query: 'library catalog indexing', k: 100 }, f.keyA);
+    const unfiltered = new Map((all.body as { results: { path: string; score: number }[] }).results.map((hit) => [hit.path, hit.score]));
+    const hits = filtered['documents: library catalog indexing']!;
+    expect(hits.length).toBeGreaterThan(0);
+    for (const hit of hits) expect(unfiltered.get((hit as [string, number])[0])).toBe((hit as [string, number])[1]);
+  });
+
+  test('a deleted document leaves every granularity at once, and the statistics with it', async () => {
+    const gone = corpus.slice(0, 5).map((document) => document.path);
+    const deleted = await h.call('/v1/documents/delete-document', { collection_name: 'main', path: gone }, f.keyA);
+    expect(deleted.status).toBe(200);
+    const after = await rankings(h, f.keyA, 'main');
+    expect([...paths(after)].filter((path) => gone.includes(String(path)))).toEqual([]);
+    // Once the index has dropped them, the collection ranks exactly as one that never had them.
+    await f.workers.idle();
+    await addCorpus(h, f.keyA, 'never', corpus.slice(5));
+    await f.workers.idle();
+    expect(await rankings(h, f.keyA, 'main')).toEqual(await rankings(h, f.keyA, 'never'));
+  }, 120_000);
+
+  test('an index rebuilt from the stored text, pages and snippets gives the same results', async () => {
+    const before = await rankings(h, f.keyA, 'main');
+    const id = await collectionId(h, f.organizationA, 'main');
+    if (h.database.dialect === 'postgres') {
+      await sql`delete from search_postings where collection_id = ${id}`.execute(h.database.db);
+      await sql`delete from search_rows where collection_id = ${id}`.execute(h.database.db);
+      expect(Object.values(await rankings(h, f.keyA, 'main')).flat()).toEqual([]);
+      await rebuildPostgresIndex(h.database.db, id);
+    } else {
+      const connection = new SQLite(searchFilePath(h.database.sqlitePath!));
+      for (const granularity of GRANULARITIES) connection.exec(`drop table "${ftsTable(id, granularity)}"`);
+      connection.close();
+      expect(Object.values(await rankings(h, f.keyA, 'main')).flat()).toEqual([]);
+      ensureSearchFile(h.database.sqlitePath!); // what the server does when it starts
+    }
+    expect(await rankings(h, f.keyA, 'main')).toEqual(before);
+  }, 120_000);
+
+  test('deleting a collection removes its index', async () => {
+    const id = await collectionId(h, f.organizationA, 'never');
+    expect(await indexRows(h, id)).toBeGreaterThan(0);
+    expect((await h.call('/v1/collections/delete-collection', { collection_name: 'never' }, f.keyA)).status).toBe(200);
+    expect(await indexRows(h, id)).toBe(0);
+    // A new collection of that name starts empty.
+    await h.call('/v1/collections/add-collection', { collection_name: 'never' }, f.keyA);
+    expect(Object.values(await rankings(h, f.keyA, 'never')).flat()).toEqual([]);
+  }, 60_000);
+});
+
+/** Needs both databases at once: runs in the PostgreSQL pass of `npm test`. */
+describe.runIf(process.env.SIFT_TEST_DIALECT === 'postgres' && process.env.TEST_POSTGRES_URL)('SQLite and PostgreSQL', () => {
+  const harnesses: { h: Harness; f: Fixtures }[] = [];
+  beforeAll(async () => {
+    for (const dialect of ['sqlite', 'postgres'] as const) {
+      const h = await startHarness({}, { dialect });
+      const f = await providerFixtures(h);
+      await addCorpus(h, f.keyA, 'main', searchCorpus(21, 40));
+      await addCorpus(h, f.keyA, 'other', searchCorpus(22, 20, 'other'));
+      await f.workers.idle();
+      harnesses.push({ h, f });
+    }
+  }, 180_000);
+  afterAll(async () => {
+    for (const { h, f } of harnesses) {
+      await f.workers.stop();
+      await h.close();
+    }
+  });
+
+  test('the same corpus gives the same top-10 order, and the same scores to 12 digits, on both', async () => {
+    const [sqlite, postgres] = await Promise.all(harnesses.map(({ h, f }) => rankings(h, f.keyA, 'main')));
+    expect(harnesses.map(({ h }) => h.database.dialect)).toEqual(['sqlite', 'postgres']);
+    const places = (ranking: Record<string, unknown[]>) => Object.fromEntries(Object.entries(ranking).map(([key, hits]) => [key, hits.map((hit) => (hit as unknown[]).slice(0, -1))]));
+    expect(places(postgres!)).toEqual(places(sqlite!));
+    for (const [key, hits] of Object.entries(sqlite!)) {
+      hits.forEach((hit, i) => expect((postgres![key]![i] as unknown[]).at(-1)).toBeCloseTo((hit as unknown[]).at(-1) as number, 12));
+    }
+  });
+});
