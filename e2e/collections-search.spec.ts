@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { bootstrap, dashboardCall, openSignedIn, providerCall } from './fixtures';
+import { bootstrap, choose, dashboardCall, openSignedIn, providerCall } from './fixtures';
 
 /** Each test signs up a new person, so repeated runs on one database stay apart. */
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -37,7 +37,7 @@ test('uploading files on Collections, watching them index, browsing by prefix an
   await dialog.getByLabel('Collection Name').fill('  lighthouse  ');
   await dialog.getByRole('button', { name: 'Create' }).click();
   await expect(dialog).toBeHidden();
-  await expect(visible.getByRole('combobox', { name: 'Collection' })).toHaveValue('lighthouse');
+  await expect(visible.getByRole('combobox', { name: 'Collection' })).toHaveText('lighthouse');
 
   // Upload three files at once through the file picker; each gets its own finished progress bar.
   await visible.getByLabel('Upload files', { exact: true }).setInputFiles(files.map((f) => ({ name: f.name, mimeType: f.mimeType, buffer: Buffer.from(f.text) })));
@@ -97,7 +97,7 @@ test('uploading files on Collections, watching them index, browsing by prefix an
   await expect(page).toHaveURL(/\/search/);
   const search = page.locator('[data-screen="search"]');
   await expect(search.getByText('Please select a collection').last()).toBeVisible();
-  await search.getByRole('combobox', { name: 'Collection' }).selectOption('lighthouse');
+  await choose(page, search.getByRole('combobox', { name: 'Collection' }), 'lighthouse');
   await expect(search.getByText('Press enter to begin searching')).toBeVisible();
   const box = search.getByPlaceholder('Search...');
   await box.fill('lighthouse lamp');
@@ -151,7 +151,7 @@ test('a read_only working key shows the server refusal per file; without any key
 
   await openSignedIn(page, session_token, '/collections');
   const screen = page.locator('[data-screen="collections"]');
-  await screen.getByRole('combobox', { name: 'Collection' }).selectOption('manuals');
+  await choose(page, screen.getByRole('combobox', { name: 'Collection' }), 'manuals');
   await screen.getByLabel('Upload files', { exact: true }).setInputFiles({ name: 'refused.txt', mimeType: 'text/plain', buffer: Buffer.from('no write access') });
   const row = screen.locator('[data-upload="refused.txt"]');
   await expect(row).toHaveAttribute('data-state', 'error');

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export const baseURL = process.env.SIFT_E2E_BASE_URL!;
 
@@ -49,4 +49,10 @@ export async function providerCall(apiKey: string, path: string, body: unknown) 
     body: JSON.stringify(body),
   });
   return { status: response.status, body: await response.json() };
+}
+
+/** Opens a select (a combobox) and clicks the option with that name. */
+export async function choose(page: Page, combobox: Locator, option: string) {
+  await combobox.click();
+  await page.getByRole('option', { name: option, exact: true }).click();
 }

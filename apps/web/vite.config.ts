@@ -19,6 +19,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'jsdom',
     setupFiles: ['src/test-setup.ts'],
+    // Screen tests drive several dialogs each; on a busy 2-core machine 5 s is too tight.
     testTimeout: 30_000,
   },
 });

@@ -24,6 +24,8 @@ const Env = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   SIFT_INGEST_WORKERS: z.coerce.number().int().min(0).default(1),
   SIFT_INGEST_THREADS: z.coerce.number().int().min(1).default(2),
+  /** The admin API's bearer key (/v1/admin/*); unset, the admin API refuses every call. */
+  SIFT_ADMIN_KEY: z.string().min(16).optional(),
   /** An S3-compatible object store for raw files (with DATABASE_URL; else they go into PostgreSQL). */
   S3_ENDPOINT: z.url().optional(),
   S3_BUCKET: z.string().optional(),
@@ -69,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     ingestWorkers: parsed.SIFT_INGEST_WORKERS,
     ingestThreads: parsed.SIFT_INGEST_THREADS,
     logLevel: parsed.LOG_LEVEL,
+    adminKey: parsed.SIFT_ADMIN_KEY,
     storage: storageOf(parsed),
     redisUrl: parsed.REDIS_URL,
     metricsToken: parsed.SIFT_METRICS_TOKEN,

@@ -1,14 +1,16 @@
 import * as z from 'zod';
+import { EMAIL_MAX_CHARS, NAME_MAX_CHARS } from './limits.ts';
+import { personName } from './text.ts';
 
 /** Every refused call answers with this body (provider validation errors carry a list instead). */
 export const ErrorBody = z.object({ detail: z.unknown() });
 
 export const Uuid = z.uuid();
 export const IsoDatetime = z.iso.datetime({ offset: true });
-export const Email = z.email();
+export const Email = z.email().max(EMAIL_MAX_CHARS);
 
-/** Trimmed, non-empty text: organization names, API key names. */
-export const NonBlank = z.string().trim().min(1, 'must not be blank');
+/** Trimmed, non-empty names: organization names, API key names (at most NAME_MAX_CHARS). */
+export const NonBlank = personName(NAME_MAX_CHARS);
 
 export const OrganizationPermission = z.enum(['OWNER', 'MEMBER']);
 export type OrganizationPermission = z.infer<typeof OrganizationPermission>;

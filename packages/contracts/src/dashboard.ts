@@ -7,6 +7,11 @@ import {
   OrganizationPermission,
   Uuid,
 } from './common.ts';
+import { TOKEN_MAX_CHARS } from './limits.ts';
+import { boundedText } from './text.ts';
+
+/** An opaque token a client sends back (invite JWTs, marketplace tokens). */
+const Token = boundedText(TOKEN_MAX_CHARS).min(1);
 
 // Session and organizations: spec §3 entities and §7 "Session and organizations".
 
@@ -60,8 +65,8 @@ export const OrganizationRef = z.object({ organization_id: Uuid });
 /** The marketplace flow sends its token in a field named after the marketplace. */
 export const AddOrganizationRequest = z.object({
   name: NonBlank,
-  aws_marketplace_token: z.string().min(1).optional(),
-  vercel_marketplace_token: z.string().min(1).optional(),
+  aws_marketplace_token: Token.optional(),
+  vercel_marketplace_token: Token.optional(),
 });
 export const UpdateOrganizationRequest = OrganizationRef.extend({ name: NonBlank });
 
@@ -74,7 +79,7 @@ export const InviteUserResponse = z.object({ invite_url: z.url() });
 export const UpdateUserRequest = OrganizationRef.extend({ user_id: Uuid, permission: OrganizationPermission });
 export const RemoveUserRequest = OrganizationRef.extend({ user_id: Uuid });
 export const DeleteInviteRequest = OrganizationRef.extend({ email: z.string().trim().pipe(Email) });
-export const AcceptInviteRequest = z.object({ invite_jwt: z.string().min(1) });
+export const AcceptInviteRequest = z.object({ invite_jwt: Token });
 export const AcceptInviteResponse = OrganizationSummary;
 
 /** Spec §3: the signed invite token's payload, decoded on the client. */

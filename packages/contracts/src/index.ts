@@ -1,3 +1,5 @@
+export * from './limits.ts';
+export * from './text.ts';
 export * from './common.ts';
 export * from './dashboard.ts';
 export * from './billing.ts';
@@ -5,3 +7,4 @@ export * from './provider/retrieval.ts';
 export * from './provider/models.ts';
 export * from './provider/parsers.ts';
 export * from './provider/usage.ts';
+export * from './provider/admin.ts';

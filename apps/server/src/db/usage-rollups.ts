@@ -12,17 +12,19 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
  *                                                                               units: OCR pages
  *   Indexed  count: `indexed` events          bytes: their file bytes          units: content tokens
  *   Queries  count: queries (all types)       bytes: query text bytes          units: queries
- *   Rerank   count: explicit reranker calls   bytes: request bytes             units: reranker tokens
+ *   Rerank   count: reranker calls (/models/rerank and the queries' `reranker` option)
+ *                                             bytes: request bytes             units: reranker tokens
+ *   Embed    count: /models/embed calls       bytes: request bytes             units: request tokens
  */
 export const HOUR_SECONDS = 3600;
 
-export type UsageSource = 'documents' | 'queries' | 'reranker';
+export type UsageSource = 'documents' | 'queries' | 'reranker' | 'embed';
 
 interface SourceDefinition {
   /** Minute-level table written by the actions. */
-  table: 'document_usage' | 'query_usage' | 'reranker_usage';
+  table: 'document_usage' | 'query_usage' | 'reranker_usage' | 'embed_usage';
   /** Hourly rollup of it. */
-  rollup: 'usage_hourly_documents' | 'usage_hourly_queries' | 'usage_hourly_reranker';
+  rollup: 'usage_hourly_documents' | 'usage_hourly_queries' | 'usage_hourly_reranker' | 'usage_hourly_embed';
   /** Key columns besides organization_id and window_start. */
   keys: string[];
   /** Carried along, not summed (the name of the collection of collection_id). */
@@ -66,19 +68,30 @@ export const usageSources: Record<UsageSource, SourceDefinition> = {
     keys: [],
     carried: [],
     metrics: (r) => ({
-      rerank_count: `case when ${r}explicit_call = 1 then ${r}event_count else 0 end`,
-      rerank_bytes: `case when ${r}explicit_call = 1 then ${r}total_request_bytes else 0 end`,
-      rerank_units: `case when ${r}explicit_call = 1 then ${r}total_reranker_tokens else 0 end`,
+      rerank_count: `${r}event_count`,
+      rerank_bytes: `${r}total_request_bytes`,
+      rerank_units: `${r}total_reranker_tokens`,
+    }),
+  },
+  embed: {
+    table: 'embed_usage',
+    rollup: 'usage_hourly_embed',
+    keys: ['embedding_model'],
+    carried: [],
+    metrics: (r) => ({
+      embed_count: `${r}event_count`,
+      embed_bytes: `${r}total_request_bytes`,
+      embed_units: `${r}total_request_tokens`,
     }),
   },
 };
 
 const hourOf = (row: string) => `(${row}window_start - ${row}window_start % ${HOUR_SECONDS})`;
 
-/** Creates the rollup tables, fills them from existing rows and installs the triggers (migration 005). */
-export async function createUsageRollups(db: Kysely<unknown>): Promise<void> {
+/** Creates the rollup tables of these sources, fills them from existing rows and installs the triggers (migrations 005, 010). */
+export async function createUsageRollups(db: Kysely<unknown>, sources: UsageSource[]): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-  for (const source of Object.values(usageSources)) {
+  for (const source of sources.map((name) => usageSources[name])) {
     const metricColumns = Object.keys(source.metrics(''));
     let table = db.schema
       .createTable(source.rollup)
@@ -104,9 +117,9 @@ export async function createUsageRollups(db: Kysely<unknown>): Promise<void> {
   }
 }
 
-export async function dropUsageRollups(db: Kysely<unknown>): Promise<void> {
+export async function dropUsageRollups(db: Kysely<unknown>, sources: UsageSource[]): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-  for (const source of Object.values(usageSources)) {
+  for (const source of sources.map((name) => usageSources[name])) {
     if (postgres) {
       await sql.raw(`drop trigger if exists ${source.table}_rollup on ${source.table}`).execute(db);
       await sql.raw(`drop function if exists ${source.table}_rollup()`).execute(db);

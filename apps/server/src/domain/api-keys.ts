@@ -16,6 +16,15 @@ export async function addApiKey(
   input: { organization_id: string; name: string; permission: ApiKeyPermission },
 ) {
   await requireOwner(database, userId, input.organization_id, messages.onlyOwnersManageKeys);
+  return insertApiKey(database, keyring, { ...input, created_by: userId, created_by_name: null });
+}
+
+/** Makes and stores a key (the dashboard's owners and the admin API both add keys this way). */
+export async function insertApiKey(
+  database: Database,
+  keyring: Keyring,
+  input: { organization_id: string; name: string; permission: ApiKeyPermission; created_by: string | null; created_by_name: string | null },
+) {
   const apiKey = `sift_${randomBytes(24).toString('base64url')}`;
   const row = {
     id: randomUUID(),
@@ -24,7 +33,8 @@ export async function addApiKey(
     key_hash: hashApiKey(apiKey),
     key_ciphertext: keyring.encrypt(apiKey),
     permission: input.permission,
-    created_by: userId,
+    created_by: input.created_by,
+    created_by_name: input.created_by_name,
     created_at: nowIso(),
   };
   await database.db.insertInto('api_keys').values(row).execute();

@@ -236,3 +236,30 @@ export async function stopBillingOfDeletedOrganization(database: Database, provi
   const row = await loadSubscription(database.db, organizationId);
   if (row?.stripe_subscription_id && subscriptionState(row, new Date()).period) await provider.cancelSuperseded(row.stripe_subscription_id);
 }
+
+/**
+ * The admin API sets an organization's plan directly (a platform bills its own customers): no
+ * checkout, no trial, no invoice. `none` ends the current plan now.
+ */
+export async function setPlanByAdmin(db: Executor, organizationId: string, plan: PlanType | 'none'): Promise<void> {
+  const now = nowIso();
+  if (plan === 'none') {
+    await db.updateTable('subscriptions').set({ ended_at: now, cancel_at: null, updated_at: now }).where('organization_id', '=', organizationId).execute();
+    return;
+  }
+  const row = {
+    subscription_type: plan,
+    provider: 'local' as const,
+    started_at: now,
+    trial_end: null,
+    billing_anchor: now,
+    cancel_at: null,
+    ended_at: null,
+    updated_at: now,
+  };
+  await db
+    .insertInto('subscriptions')
+    .values({ organization_id: organizationId, ...row, trial_used: 0, stripe_customer_id: null, stripe_subscription_id: null })
+    .onConflict((conflict) => conflict.column('organization_id').doUpdateSet(row))
+    .execute();
+}

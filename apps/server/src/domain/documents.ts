@@ -13,10 +13,12 @@ import { inGroupedTransaction } from '../db/group-commit.ts';
 import { notifyDocumentsQueued } from '../db/queue.ts';
 import type { Database, DB } from '../db/schema.ts';
 import type { DocumentSourceType, IndexStatus } from '../db/tables/retrieval.ts';
+import { hasPageImages } from '../ingest/page-image.ts';
 import { nowIso } from './clock.ts';
 import { requireCollection } from './collections.ts';
 import { queuedState } from './document-states.ts';
-import { Conflict, DomainError, Invalid, NotFound } from './errors.ts';
+import { Conflict, DomainError, NotFound } from './errors.ts';
+import { pageImageUrls } from './page-images.ts';
 import type { ProviderActor } from './provider-actor.ts';
 import { addDocumentEvent } from './usage-events.ts';
 
@@ -41,9 +43,8 @@ function rawContent(content: AddDocumentRequest['content']): { bytes: Buffer; si
         sourceType: content.type,
       };
     case 'auto': {
-      const data = content.base64_data.replace(/\s+/g, '');
-      if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(data)) throw new Invalid('content.base64_data is not valid base64.');
-      const bytes = Buffer.from(data, 'base64');
+      // The contract has checked it is base64 (422 otherwise).
+      const bytes = Buffer.from(content.base64_data, 'base64');
       return { bytes, size: bytes.length, sourceType: 'auto' };
     }
   }
@@ -69,6 +70,7 @@ async function writeMetadata(trx: Kysely<DB>, documentId: string, metadata: Docu
  */
 export async function addDocument(database: Database, actor: ProviderActor, input: AddDocumentRequest): Promise<{ created: boolean }> {
   const { bytes, size, sourceType } = rawContent(input.content);
+  const withPageImages = sourceType === 'auto' && hasPageImages(bytes, input.path);
   const fileHash = await actor.files.put(bytes);
   let replacedHash: string | null = null;
   try {
@@ -83,7 +85,15 @@ export async function addDocument(database: Database, actor: ProviderActor, inpu
         .executeTakeFirst();
       if (existing && !input.overwrite) throw new Conflict(documentMessages.exists);
       const now = nowIso();
-      const content = { metadata: JSON.stringify(input.metadata), source_type: sourceType, size, file_hash: fileHash, created_at: now, updated_at: now };
+      const content = {
+        metadata: JSON.stringify(input.metadata),
+        source_type: sourceType,
+        size,
+        file_hash: fileHash,
+        has_page_images: withPageImages ? 1 : 0,
+        created_at: now,
+        updated_at: now,
+      };
       if (existing) {
         await trx
           .updateTable('documents')
@@ -91,6 +101,8 @@ export async function addDocument(database: Database, actor: ProviderActor, inpu
           .where('id', '=', existing.id)
           .execute();
         await trx.deleteFrom('document_metadata').where('document_id', '=', existing.id).execute();
+        // The old file's page images go with it; the new file's are made on request.
+        await trx.deleteFrom('page_images').where('document_id', '=', existing.id).execute();
         await writeMetadata(trx, existing.id, input.metadata);
         replacedHash = existing.file_hash;
       } else {
@@ -240,6 +252,7 @@ export async function getPageInfo(database: Database, actor: ProviderActor, inpu
     .where('page_index', '=', input.page_index)
     .executeTakeFirst();
   if (!page) throw new NotFound(documentMessages.pageNotFound);
+  const [imageUrl] = await pageImageUrls(database, actor, [{ documentId: document.id, pageIndex: page.page_index }]);
   return {
     page: {
       id: page.id,
@@ -247,7 +260,7 @@ export async function getPageInfo(database: Database, actor: ProviderActor, inpu
       path: input.path,
       page_index: page.page_index,
       content: input.include_content ? ((page as { content?: string }).content ?? null) : null,
-      image_url: null,
+      image_url: imageUrl ?? null,
     },
   };
 }

@@ -3,16 +3,18 @@ import type { Keyring } from '../auth/keyring.ts';
 import { NotFound } from './errors.ts';
 
 /**
- * `file_url`: `/v1/documents/get-document?token=<JWT>`, a token signed with the file-url key
- * naming one document id. Tokens live one to two hours: they are minted per document and hour so
- * a listing of 1024 documents does not sign 1024 fresh tokens on every call. A document
- * overwritten keeps its id: its URLs serve the new file.
+ * `file_url`: `/v1/documents/get-document?token=<JWT>`, and `image_url`:
+ * `/v1/documents/get-page-image?token=<JWT>`, tokens signed with the file-url key naming one
+ * document id (and, for an image, one page). Tokens live one to two hours: they are minted per
+ * document and hour so a listing of 1024 documents does not sign 1024 fresh tokens on every call.
+ * A document overwritten keeps its id: its URLs serve the new file (and its new page images).
  */
 const HOUR_SECONDS = 3600;
+type Audience = 'file' | 'page-image';
 /** Per keyring (one per server secret), the hour the cached tokens were minted in and the tokens. */
 const caches = new WeakMap<Keyring, { hour: number; tokens: Map<string, string> }>();
 
-export async function fileToken(keyring: Keyring, documentId: string): Promise<string> {
+async function signedToken(keyring: Keyring, audience: Audience, subject: string): Promise<string> {
   const hour = Math.floor(Date.now() / 1000 / HOUR_SECONDS);
   let cached = caches.get(keyring);
   if (!cached || cached.hour !== hour) {
@@ -20,13 +22,13 @@ export async function fileToken(keyring: Keyring, documentId: string): Promise<s
     caches.set(keyring, cached);
   }
   const cache = cached.tokens;
-  const key = documentId;
+  const key = `${audience}|${subject}`;
   let token = cache.get(key);
   if (!token) {
     token = await new SignJWT({})
       .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(documentId)
-      .setAudience('file')
+      .setSubject(subject)
+      .setAudience(audience)
       .setExpirationTime((hour + 2) * HOUR_SECONDS)
       .sign(keyring.fileUrl);
     if (cache.size > 100_000) cache.clear();
@@ -34,6 +36,18 @@ export async function fileToken(keyring: Keyring, documentId: string): Promise<s
   }
   return token;
 }
+
+async function verifiedSubject(keyring: Keyring, audience: Audience, token: string, refusal: string): Promise<string> {
+  try {
+    const { payload } = await jwtVerify(token, keyring.fileUrl, { algorithms: ['HS256'], audience });
+    if (!payload.sub) throw new Error('no subject');
+    return payload.sub;
+  } catch {
+    throw new NotFound(refusal);
+  }
+}
+
+export const fileToken = (keyring: Keyring, documentId: string): Promise<string> => signedToken(keyring, 'file', documentId);
 
 /** Builds the file URL of documents, for one response (the base URL comes from the request). */
 export type FileLinks = (documentId: string) => Promise<string>;
@@ -43,12 +57,22 @@ export const fileLinks =
     `${baseUrl}/v1/documents/get-document?token=${await fileToken(keyring, documentId)}`;
 
 /** The document id a token names, or 404 when it is forged, altered or expired. */
-export async function verifyFileToken(keyring: Keyring, token: string): Promise<string> {
-  try {
-    const { payload } = await jwtVerify(token, keyring.fileUrl, { algorithms: ['HS256'], audience: 'file' });
-    if (!payload.sub) throw new Error('no subject');
-    return payload.sub;
-  } catch {
-    throw new NotFound('This file link is invalid or has expired.');
-  }
+export const verifyFileToken = (keyring: Keyring, token: string): Promise<string> =>
+  verifiedSubject(keyring, 'file', token, 'This file link is invalid or has expired.');
+
+/**
+ * Builds the image URL of a document's page, for one response. The URL names the file's content
+ * hash too: an image is cached forever, so an overwritten document's pages get new URLs.
+ */
+export type PageImageLinks = (documentId: string, pageIndex: number, fileHash: string) => Promise<string>;
+export const pageImageLinks =
+  (keyring: Keyring, baseUrl: string): PageImageLinks =>
+  async (documentId, pageIndex, fileHash) =>
+    `${baseUrl}/v1/documents/get-page-image?token=${await signedToken(keyring, 'page-image', `${documentId}/${pageIndex}/${fileHash.slice(0, 16)}`)}`;
+
+/** The document, page and file version an image token names, or 404 when it is forged, altered or expired. */
+export async function verifyPageImageToken(keyring: Keyring, token: string): Promise<{ documentId: string; pageIndex: number; fileVersion: string }> {
+  const subject = await verifiedSubject(keyring, 'page-image', token, 'This page image link is invalid or has expired.');
+  const [documentId, page, fileVersion] = subject.split('/');
+  return { documentId: documentId!, pageIndex: Number(page), fileVersion: fileVersion ?? '' };
 }

@@ -61,6 +61,7 @@ export async function getOrganizationInfo(database: Database, keyring: Keyring, 
         'api_keys.key_ciphertext',
         'api_keys.created_at',
         'api_keys.permission',
+        'api_keys.created_by_name as given_created_by',
         'users.name as created_by_name',
       ])
       .where('api_keys.organization_id', '=', organizationId)
@@ -83,7 +84,7 @@ export async function getOrganizationInfo(database: Database, keyring: Keyring, 
       api_key: keyring.decrypt(key.key_ciphertext),
       created_at: key.created_at,
       permission: key.permission,
-      created_by: key.created_by_name ?? null,
+      created_by: key.created_by_name ?? key.given_created_by ?? null,
     })),
     invited_emails: invites,
   };

@@ -1,13 +1,16 @@
 import type { ParseDocumentRequest, ParseDocumentResponse } from '@sift/contracts';
+import type { Database } from '../db/schema.ts';
 import { ParseError, parseFile } from '../ingest/parse.ts';
 import { Invalid } from './errors.ts';
+import type { ProviderActor } from './provider-actor.ts';
 
 /**
  * The pages of a file, read by the same parsers ingestion uses (type detected from the bytes).
- * Nothing is stored and no collection is touched, so it needs no database and no organization.
+ * Nothing is stored and no collection is touched: the database and the actor go unused (the
+ * signature is every provider service's).
  * A file that cannot be read answers 422 with the parser's reason.
  */
-export async function parseDocument(input: ParseDocumentRequest): Promise<ParseDocumentResponse> {
+export async function parseDocument(_database: Database, _actor: ProviderActor, input: ParseDocumentRequest): Promise<ParseDocumentResponse> {
   try {
     const { pages } = await parseFile(Buffer.from(input.base64_data, 'base64'));
     return { pages };

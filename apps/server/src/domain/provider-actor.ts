@@ -1,12 +1,23 @@
-import type { FileLinks } from './file-links.ts';
+import type { ApiKeyPermission } from './api-keys.ts';
+import type { FileLinks, PageImageLinks } from './file-links.ts';
 import type { FileStore } from './file-store.ts';
+import type { ByteRateLimiter } from './models/rate-limit.ts';
 
 /**
- * Who calls a provider service: the organization of the API key, with where that
- * organization's raw files live and how this response links to them.
+ * Who calls a provider service, and what the service needs on their behalf: the organization
+ * and permission of the API key, where that organization's raw files live, how this response
+ * links to files and page images, and the reranker's byte budget. Every provider route builds it
+ * the same way (http/routes/provider/actor.ts) and every provider service takes
+ * `(database, actor, input)`.
  */
 export interface ProviderActor {
   organizationId: string;
+  permission: ApiKeyPermission;
   files: FileStore;
   fileUrl: FileLinks;
+  pageImageUrl: PageImageLinks;
+  /** The reranker's per-organization byte budget, shared by every server (see limits/byte-budget.ts). */
+  rerankLimiter: ByteRateLimiter;
+  /** Milliseconds since the epoch; picks the usage minute (tests move it). */
+  now?: () => number;
 }

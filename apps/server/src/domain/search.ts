@@ -1,18 +1,35 @@
 import type { DocumentMetadata, TopDocumentsRequest, TopPagesRequest, TopSnippetsRequest } from '@sift/contracts';
-import { type DocumentHit, filteredDocuments, searchIndex } from '../db/search/index.ts';
+import { type DocumentHit, filteredDocuments, type SearchRequest, searchIndex } from '../db/search/index.ts';
+import type { FilterNode } from '../db/search/filter-node.ts';
 import type { Database } from '../db/schema.ts';
 import { countTokens } from '../ingest/tokens.ts';
 import { requireCollection } from './collections.ts';
 import { parseMetadataFilter } from './metadata-filter.ts';
+import { pageImageUrls } from './page-images.ts';
 import type { ProviderActor } from './provider-actor.ts';
+import { expandedQuery } from './query-expansion.ts';
 import { recordQueryUsage } from './query-usage.ts';
+import { RERANK_DOCUMENT_CHARS, requireReranker, rerankHits } from './rerank-hits.ts';
 import type { CollectionRef, QueryType } from './usage-events.ts';
 
 /**
  * Queries of the provider API: BM25 ranking per granularity (db/search), scores in 0..1, the
- * metadata filter, and one query usage event per call. `latency_mode` and `reranker` are
- * accepted for compatibility; ranking is the index's own.
+ * metadata filter, and one query usage event per call. `latency_mode: "high"` ranks with the
+ * query expanded by pseudo-relevance feedback (query-expansion.ts); `reranker` then reorders the
+ * retrieved candidates by that model (rerank-hits.ts).
  */
+
+/** The index request of a query: "high" adds the weighted terms of the expanded query. */
+async function searchRequest(
+  database: Database,
+  collectionId: string,
+  input: { query: string; k: number; latency_mode: 'low' | 'high' },
+  filter: FilterNode | null,
+): Promise<SearchRequest> {
+  const request: SearchRequest = { collectionId, query: input.query, k: input.k, filter };
+  if (input.latency_mode === 'high') request.terms = await expandedQuery(database, collectionId, input.query, filter);
+  return request;
+}
 
 const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
 
@@ -48,12 +65,15 @@ function recordQuery(
 
 export async function topDocuments(database: Database, actor: ProviderActor, input: TopDocumentsRequest) {
   const startedAt = performance.now();
+  requireReranker(input.reranker);
   const collection = await requireCollection(database.db, actor.organizationId, input.collection_name);
   const filter = parseMetadataFilter(input.filter);
-  const hits =
+  const retrieved =
     input.query === null
       ? await filteredDocuments(database, collection.collectionId, filter, input.k)
-      : await searchIndex(database).topDocuments({ collectionId: collection.collectionId, query: input.query, k: input.k, filter });
+      : await searchIndex(database).topDocuments(await searchRequest(database, collection.collectionId, { ...input, query: input.query }, filter));
+  const texts = input.reranker ? await documentOpenings(database, retrieved.map((hit) => hit.documentId)) : new Map<string, string>();
+  const hits = await rerankHits(database, actor, { reranker: input.reranker, query: input.query, hits: retrieved, textOf: (hit) => texts.get(hit.documentId) ?? '' });
   const results = await documentResults(hits, new Map(hits.map((hit) => [hit.documentId, hit.score])), input.include_metadata, actor);
   recordQuery(database, collection, 'documents', input.query, results.map(() => ({})), startedAt);
   return { results };
@@ -61,15 +81,20 @@ export async function topDocuments(database: Database, actor: ProviderActor, inp
 
 export async function topPages(database: Database, actor: ProviderActor, input: TopPagesRequest) {
   const startedAt = performance.now();
+  requireReranker(input.reranker);
   const collection = await requireCollection(database.db, actor.organizationId, input.collection_name);
   const filter = parseMetadataFilter(input.filter);
-  const hits = await searchIndex(database).topPages({ collectionId: collection.collectionId, query: input.query, k: input.k, filter, includeContent: input.include_content });
-  const results = hits.map((hit) => ({
+  const request = await searchRequest(database, collection.collectionId, input, filter);
+  // The reranker reads the pages even when the client does not.
+  const retrieved = await searchIndex(database).topPages({ ...request, includeContent: input.include_content || input.reranker != null });
+  const hits = await rerankHits(database, actor, { reranker: input.reranker, query: input.query, hits: retrieved, textOf: (hit) => hit.content ?? '' });
+  const imageUrls = await pageImageUrls(database, actor, hits);
+  const results = hits.map((hit, position) => ({
     path: hit.path,
     page_index: hit.pageIndex,
     score: hit.score,
-    content: hit.content,
-    image_url: null,
+    content: input.include_content ? hit.content : null,
+    image_url: imageUrls[position]!,
   }));
   const best = new Map<string, number>();
   for (const hit of hits) best.set(hit.documentId, Math.max(best.get(hit.documentId) ?? 0, hit.score));
@@ -80,10 +105,13 @@ export async function topPages(database: Database, actor: ProviderActor, input: 
 
 export async function topSnippets(database: Database, actor: ProviderActor, input: TopSnippetsRequest) {
   const startedAt = performance.now();
+  requireReranker(input.reranker);
   const collection = await requireCollection(database.db, actor.organizationId, input.collection_name);
   const filter = parseMetadataFilter(input.filter);
   const granularity = input.precise_responses ? 'fine' : 'coarse';
-  const hits = await searchIndex(database).topSnippets({ collectionId: collection.collectionId, query: input.query, k: input.k, filter, granularity });
+  const request = await searchRequest(database, collection.collectionId, input, filter);
+  const retrieved = await searchIndex(database).topSnippets({ ...request, granularity });
+  const hits = await rerankHits(database, actor, { reranker: input.reranker, query: input.query, hits: retrieved, textOf: (hit) => hit.content });
   const results = hits.map((hit) => ({
     path: hit.path,
     start_index: hit.startIndex,
@@ -97,4 +125,11 @@ export async function topSnippets(database: Database, actor: ProviderActor, inpu
   const document_results = await documentResults(hits, best, input.include_document_metadata, actor);
   recordQuery(database, collection, granularity, input.query, results, startedAt);
   return { results, document_results };
+}
+
+/** The opening of each document's parsed text, what top-documents reranks on. */
+async function documentOpenings(database: Database, documentIds: string[]): Promise<Map<string, string>> {
+  if (documentIds.length === 0) return new Map();
+  const rows = await database.db.selectFrom('documents').select(['id', 'text']).where('id', 'in', documentIds).execute();
+  return new Map(rows.map((row) => [row.id, (row.text ?? '').slice(0, RERANK_DOCUMENT_CHARS)]));
 }

@@ -7,7 +7,7 @@ import type { DB } from '../db/schema.ts';
  */
 export const minuteWindow = (at = Date.now()): number => Math.floor(at / 60_000) * 60;
 
-type UsageTable = 'document_usage' | 'query_usage' | 'reranker_usage';
+type UsageTable = 'document_usage' | 'query_usage' | 'reranker_usage' | 'embed_usage';
 
 /**
  * The ON CONFLICT update of a usage row: the new event's counters are added to those already

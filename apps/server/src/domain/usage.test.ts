@@ -83,7 +83,7 @@ describe('usage histories', () => {
     expect(await bytes(['nothing-like-it'])).toBe(0);
   });
 
-  test('metrics: Docs are additions, OCR pages come from parsing, Indexed from indexing; Rerank counts explicit calls', async () => {
+  test('metrics: Docs are additions, OCR pages come from parsing, Indexed from indexing; Rerank counts every reranker call, including the queries\' reranker option', async () => {
     const org = await freshOrganization('metrics');
     await insertDocumentRows(h.database, [
       { at: D, organizationId: org, collection: 'a', eventType: 'added', fileBytes: 300 },
@@ -100,7 +100,7 @@ describe('usage histories', () => {
     const documents = await getDocumentUsageHistory(h.database, { organizationId: org }, range);
     expect(documents.totals).toEqual({ docs: { count: 1, bytes: 300 }, ocr: { count: 3, bytes: 300 }, indexed: { count: 1, bytes: 300 } });
     const rerank = await getRerankUsageHistory(h.database, { organizationId: org }, { ...range, collection_names: [] });
-    expect(rerank.totals.rerank).toEqual({ count: 1, bytes: 20 });
+    expect(rerank.totals.rerank).toEqual({ count: 2, bytes: 1019 });
   });
 
   test('a reversed range or too many windows is refused with the reason', () => {

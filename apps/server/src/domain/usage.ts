@@ -1,12 +1,13 @@
 import {
   AGGREGATION_WINDOW_SECONDS,
   DOCUMENT_USAGE_METRICS,
+  EMBED_USAGE_METRICS,
   MAX_USAGE_WINDOWS,
   QUERY_USAGE_METRICS,
   RERANK_USAGE_METRICS,
   type UsageAmount,
   type UsageMetric,
-  type UsageMetricKey,
+  type UsageKey,
   type UsageRequest,
 } from '@sift/contracts';
 import type { Database } from '../db/schema.ts';
@@ -32,19 +33,20 @@ export const usageMessages = {
     `(a minutely history covers at most 7 days). Narrow the range or choose a coarser aggregation_window.`,
 } as const;
 
-type Metrics = readonly UsageMetricKey[];
+type Metrics = readonly UsageKey[];
 const metricsOf: Record<UsageSource, Metrics> = {
   documents: DOCUMENT_USAGE_METRICS,
   queries: QUERY_USAGE_METRICS,
   reranker: RERANK_USAGE_METRICS,
+  embed: EMBED_USAGE_METRICS,
 };
 
-const metricFrom = (sums: UsageSums | undefined, key: UsageMetricKey): UsageMetric => ({
+const metricFrom = (sums: UsageSums | undefined, key: UsageKey): UsageMetric => ({
   count: sums?.[`${key}_count`] ?? 0,
   bytes: sums?.[`${key}_bytes`] ?? 0,
   billable_units: sums?.[`${key}_units`] ?? 0,
 });
-const amountFrom = (sums: UsageSums | undefined, key: UsageMetricKey): UsageAmount => ({
+const amountFrom = (sums: UsageSums | undefined, key: UsageKey): UsageAmount => ({
   count: sums?.[`${key}_count`] ?? 0,
   bytes: sums?.[`${key}_bytes`] ?? 0,
 });
@@ -69,7 +71,7 @@ async function countersOf(database: Database, organizationId: string, sources: U
   await flushQueryUsage(database);
   const cycle = await billingCycle(database, organizationId);
   const over = async (from: number, to: number) => {
-    const stats: Partial<Record<UsageMetricKey, UsageMetric>> = {};
+    const stats: Partial<Record<UsageKey, UsageMetric>> = {};
     for (const source of sources) {
       const [sums] = await sumUsage(database, source, { organizationId, from, to });
       for (const key of metricsOf[source]) stats[key] = metricFrom(sums, key);
@@ -88,10 +90,10 @@ export async function getUsageCounters(database: Database, actor: UsageActor, _i
   return counters as { all_time: Record<'docs' | 'ocr' | 'indexed' | 'queries', UsageMetric>; billing_cycle: Record<'docs' | 'ocr' | 'indexed' | 'queries', UsageMetric> };
 }
 
-/** /usage/models/counters: Rerank over all time and the billing cycle. */
+/** /usage/models/counters: Rerank and Embed over all time and the billing cycle. */
 export async function getModelsUsageCounters(database: Database, actor: UsageActor, _input: unknown = {}) {
-  const counters = await countersOf(database, actor.organizationId, ['reranker']);
-  return counters as { all_time: Record<'rerank', UsageMetric>; billing_cycle: Record<'rerank', UsageMetric> };
+  const counters = await countersOf(database, actor.organizationId, ['reranker', 'embed']);
+  return counters as { all_time: Record<'rerank' | 'embed', UsageMetric>; billing_cycle: Record<'rerank' | 'embed', UsageMetric> };
 }
 
 /** Window starts of a request's range, oldest first; 422 when the range is reversed or too long. */
@@ -107,7 +109,7 @@ async function historyOf(database: Database, actor: UsageActor, input: UsageRequ
   const windows = historyWindows(input);
   await flushQueryUsage(database);
   const metrics = metricsOf[source];
-  const collectionNames = source === 'reranker' ? undefined : (input.collection_names ?? undefined);
+  const collectionNames = source === 'reranker' || source === 'embed' ? undefined : (input.collection_names ?? undefined);
   const sums = await sumUsage(database, source, {
     organizationId: actor.organizationId,
     from: input.start_time,
@@ -129,7 +131,7 @@ async function historyOf(database: Database, actor: UsageActor, input: UsageRequ
   };
 }
 
-type History<K extends UsageMetricKey> = {
+type History<K extends UsageKey> = {
   granularity: UsageRequest['aggregation_window'];
   start_time: number;
   end_time: number;
@@ -148,3 +150,7 @@ export const getQueryUsageHistory = (database: Database, actor: UsageActor, inpu
 /** /usage/models/reranker: Rerank by window (reranker calls belong to no collection: collection_names is ignored). */
 export const getRerankUsageHistory = (database: Database, actor: UsageActor, input: UsageRequest) =>
   historyOf(database, actor, input, 'reranker') as Promise<History<'rerank'>>;
+
+/** /usage/models/embed: Embed by window (embedding calls belong to no collection: collection_names is ignored). */
+export const getEmbedUsageHistory = (database: Database, actor: UsageActor, input: UsageRequest) =>
+  historyOf(database, actor, input, 'embed') as Promise<History<'embed'>>;

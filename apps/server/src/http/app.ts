@@ -1,11 +1,14 @@
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { BODY_LIMIT_BYTES } from '@sift/contracts';
 import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
 import { recordRequestMetrics } from './metrics.ts';
-import { registerErrorHandling } from './plugins/errors.ts';
+import { documentedErrors, registerErrorHandling } from './plugins/errors.ts';
+import { requestLogSerializers } from './plugins/request-log.ts';
 import { requireApiKey } from './plugins/api-key-auth.ts';
 import { requireSession } from './plugins/session-auth.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
@@ -16,19 +19,26 @@ import { billingRoutes } from './routes/billing.ts';
 import { memberRoutes } from './routes/members.ts';
 import { operationsRoutes } from './routes/operations.ts';
 import { organizationRoutes } from './routes/organizations.ts';
+import { adminRoutes } from './routes/provider/admin.ts';
 import { providerRoutes } from './routes/provider/index.ts';
 import { userRoutes } from './routes/users.ts';
 import { webRoutes } from './routes/web.ts';
 
 /** The whole HTTP surface: dashboard API, provider API (/v1), sign-in, API reference and the dashboard. */
-export async function buildApp(context: AppContext, options: FastifyServerOptions = {}) {
+export async function buildApp(context: AppContext, options: FastifyServerOptions & { logStream?: DestinationStream } = {}) {
+  const { logStream, ...fastifyOptions } = options;
   const app = Fastify({
-    logger: { level: context.config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
-    bodyLimit: 64 * 1024 * 1024,
+    logger: {
+      level: context.config.logLevel,
+      serializers: requestLogSerializers,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+      ...(logStream ? { stream: logStream } : {}),
+    },
+    bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: true,
     // On close (SIGTERM) idle keep-alive connections end at once; requests in flight finish.
     forceCloseConnections: 'idle',
-    ...options,
+    ...fastifyOptions,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -47,6 +57,8 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
     await context.limits.close();
     await context.files.close();
   });
+  // Every 4xx a route can give is in the OpenAPI description (see plugins/errors.ts).
+  app.addHook('onRoute', documentedErrors);
   // The dashboard's local dev servers (Vite on 5173, preview on 4173) call the provider API here.
   await app.register(cors, { origin: [/^http:\/\/(localhost|127\.0\.0\.1):(5173|4173)$/], maxAge: 600 });
 
@@ -76,6 +88,8 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
     await scope.register(apiKeyRoutes, context);
     await scope.register(billingRoutes, context);
   });
+  // Admin API: only the installation's admin key (a scope of its own: no API key is asked).
+  await app.register(adminRoutes, { ...context, prefix: '/v1' });
   // Provider API: every route here needs an API key.
   await app.register(
     async (scope) => {

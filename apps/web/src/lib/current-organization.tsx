@@ -11,6 +11,8 @@ export type LoadStatus = 'idle' | 'loading' | 'success' | 'error';
 
 export interface CurrentOrganization {
   status: LoadStatus;
+  /** The user belongs to no organization: every organization screen shows the same empty state. */
+  noOrganization: boolean;
   /** The message to show when status is error. */
   error: string | null;
   organizationId: string | null;
@@ -117,6 +119,7 @@ export function OrganizationProvider({ children }: { children: ReactNode }) {
     const permission = organizations.find((o) => o.id === organizationId)?.permission ?? null;
     return {
       status,
+      noOrganization: user !== null && organizations.length === 0,
       error,
       organizationId,
       organization: info.data ?? null,

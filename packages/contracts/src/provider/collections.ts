@@ -17,5 +17,5 @@ export const GetCollectionListRequest = z.object({}).loose().nullish();
 export const GetCollectionListResponse = z.object({ collection_names: z.array(z.string()) });
 export type GetCollectionListResponse = z.infer<typeof GetCollectionListResponse>;
 
-export const DeleteCollectionRequest = z.object({ collection_name: z.string() });
+export const DeleteCollectionRequest = z.object({ collection_name: CollectionName });
 export type DeleteCollectionRequest = z.infer<typeof DeleteCollectionRequest>;

@@ -1,20 +1,25 @@
 import * as z from 'zod';
-import { DocumentIndexStatus, DocumentMetadata } from './common.ts';
+import { BODY_LIMIT_BYTES } from '../limits.ts';
+import { boundedText } from '../text.ts';
+import { Base64Data, CollectionName, DocumentIndexStatus, DocumentMetadata, DocumentPath, PathBound, UrlToken } from './common.ts';
 
-export const TextDocumentContent = z.object({ type: z.literal('text'), text: z.string() });
+/** Document text: bounded by the request body limit (BODY_LIMIT_BYTES) like everything uploaded. */
+const DocumentText = boundedText(BODY_LIMIT_BYTES);
+
+export const TextDocumentContent = z.object({ type: z.literal('text'), text: DocumentText });
 export const TextPagesDocumentContent = z.object({
   type: z.enum(['text-pages', 'text-pages-unordered']),
-  pages: z.array(z.string()),
+  pages: z.array(DocumentText),
 });
 /** A file (PDF, DOCX, HTML, Markdown, plain text, PNG/JPEG) whose type is deduced from its bytes and path. */
-export const BinaryDocumentContent = z.object({ type: z.literal('auto'), base64_data: z.string() });
+export const BinaryDocumentContent = z.object({ type: z.literal('auto'), base64_data: Base64Data });
 
 export const DocumentContent = z.discriminatedUnion('type', [TextDocumentContent, TextPagesDocumentContent, BinaryDocumentContent]);
 export type DocumentContent = z.infer<typeof DocumentContent>;
 
 export const AddDocumentRequest = z.object({
-  collection_name: z.string(),
-  path: z.string().min(1, 'must not be empty'),
+  collection_name: CollectionName,
+  path: DocumentPath,
   content: DocumentContent,
   metadata: DocumentMetadata.default({}),
   overwrite: z.boolean().default(false),
@@ -22,18 +27,18 @@ export const AddDocumentRequest = z.object({
 export type AddDocumentRequest = z.infer<typeof AddDocumentRequest>;
 
 export const UpdateDocumentRequest = z.object({
-  collection_name: z.string(),
-  path: z.string(),
+  collection_name: CollectionName,
+  path: DocumentPath,
   metadata: DocumentMetadata.nullish(),
   index_status: z.enum(['not_parsed', 'not_indexed']).nullish(),
 });
 export type UpdateDocumentRequest = z.infer<typeof UpdateDocumentRequest>;
 
 export const DeleteDocumentRequest = z.object({
-  collection_name: z.string(),
+  collection_name: CollectionName,
   path: z.union([
-    z.string(),
-    z.array(z.string()).min(1, 'give between 1 and 64 paths').max(64, 'give between 1 and 64 paths'),
+    DocumentPath,
+    z.array(DocumentPath).min(1, 'give between 1 and 64 paths').max(64, 'give between 1 and 64 paths'),
   ]),
 });
 export type DeleteDocumentRequest = z.infer<typeof DeleteDocumentRequest>;
@@ -42,16 +47,16 @@ export const DeleteDocumentResponse = z.object({ deleted_paths: z.array(z.string
 export type DeleteDocumentResponse = z.infer<typeof DeleteDocumentResponse>;
 
 export const GetDocumentInfoRequest = z.object({
-  collection_name: z.string(),
-  path: z.string(),
+  collection_name: CollectionName,
+  path: DocumentPath,
   include_content: z.boolean().default(false),
 });
 export type GetDocumentInfoRequest = z.infer<typeof GetDocumentInfoRequest>;
 
 const documentFields = {
   id: z.uuid(),
-  collection_name: z.string(),
-  path: z.string(),
+  collection_name: CollectionName,
+  path: DocumentPath,
   metadata: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
   index_status: DocumentIndexStatus,
   size: z.number().int(),
@@ -68,10 +73,10 @@ export const GetDocumentInfoResponse = z.object({ document: DocumentInfo });
 export type GetDocumentInfoResponse = z.infer<typeof GetDocumentInfoResponse>;
 
 export const GetDocumentInfoListRequest = z.object({
-  collection_name: z.string(),
+  collection_name: CollectionName,
   limit: z.number().int().min(1).max(1024).default(1024),
-  path_prefix: z.string().nullish(),
-  path_gt: z.string().nullish(),
+  path_prefix: PathBound.nullish(),
+  path_gt: PathBound.nullish(),
 });
 export type GetDocumentInfoListRequest = z.infer<typeof GetDocumentInfoListRequest>;
 
@@ -81,7 +86,7 @@ export type GetDocumentInfoListRequest = z.infer<typeof GetDocumentInfoListReque
  * string then wins over the body.
  */
 export const GetDocumentInfoListQuery = z.object({
-  path_gt: z.string().optional(),
+  path_gt: PathBound.optional(),
   limit: z.coerce.number().int().min(1).max(1024).optional(),
 });
 
@@ -92,8 +97,8 @@ export const GetDocumentInfoListResponse = z.object({ documents: z.array(Documen
 export type GetDocumentInfoListResponse = z.infer<typeof GetDocumentInfoListResponse>;
 
 export const GetPageInfoRequest = z.object({
-  collection_name: z.string(),
-  path: z.string(),
+  collection_name: CollectionName,
+  path: DocumentPath,
   page_index: z.number().int().min(0),
   include_content: z.boolean().default(false),
 });
@@ -101,8 +106,8 @@ export type GetPageInfoRequest = z.infer<typeof GetPageInfoRequest>;
 
 export const PageInfo = z.object({
   id: z.uuid(),
-  collection_name: z.string(),
-  path: z.string(),
+  collection_name: CollectionName,
+  path: DocumentPath,
   page_index: z.number().int(),
   content: z.string().nullable(),
   image_url: z.string().nullable(),
@@ -113,4 +118,7 @@ export const GetPageInfoResponse = z.object({ page: PageInfo });
 export type GetPageInfoResponse = z.infer<typeof GetPageInfoResponse>;
 
 /** `GET /documents/get-document?token=`: the signed, expiring token inside `file_url`. */
-export const GetDocumentQuery = z.object({ token: z.string().min(1) });
+export const GetDocumentQuery = z.object({ token: UrlToken });
+
+/** `GET /documents/get-page-image?token=`: the signed token inside `image_url`. */
+export const GetPageImageQuery = z.object({ token: UrlToken });

@@ -1,4 +1,10 @@
 import * as z from 'zod';
+import { MODEL_TEXT_MAX_CHARS } from '../limits.ts';
+import { boundedText } from '../text.ts';
+import { ModelId } from './common.ts';
+
+/** A text sent to a model; the request's counted bytes are bounded too (MODEL_MAX_REQUEST_BYTES). */
+const ModelText = boundedText(MODEL_TEXT_MAX_CHARS);
 
 // Provider API "Models": /models/rerank and /models/embed (OpenAPI RerankRequest, RerankResponse,
 // EmbedRequest, EmbedResponse). Model ids are plain strings here, as in the OpenAPI description:
@@ -16,11 +22,11 @@ export const ModelLatency = z.enum(['fast', 'slow']);
 export type ModelLatency = z.infer<typeof ModelLatency>;
 
 export const RerankRequest = z.object({
-  model: z.string(),
-  query: z.string(),
-  /** Only the best `top_n` results are returned; absent or null means all of them. */
-  top_n: z.number().int().nonnegative().nullish(),
-  documents: z.array(z.string()),
+  model: ModelId,
+  query: ModelText,
+  /** Only the best `top_n` results are returned (at least 1); absent or null means all of them. */
+  top_n: z.number().int().min(1, 'top_n must be at least 1').nullish(),
+  documents: z.array(ModelText),
   latency: ModelLatency.nullish(),
 });
 export type RerankRequest = z.infer<typeof RerankRequest>;
@@ -53,9 +59,9 @@ export const EmbedEncodingFormat = z.enum(['float', 'base64']);
 export type EmbedEncodingFormat = z.infer<typeof EmbedEncodingFormat>;
 
 export const EmbedRequest = z.object({
-  model: z.string(),
+  model: ModelId,
   input_type: EmbedInputType,
-  input: z.union([z.string(), z.array(z.string())]),
+  input: z.union([ModelText, z.array(ModelText)]),
   /** One of the model's options (zembed-1: ZEMBED_1_DIMENSIONS); absent or null means its largest. */
   dimensions: z.number().int().nullish(),
   /** `base64` is little-endian float32 bytes, base64-encoded. */

@@ -1,11 +1,12 @@
 import * as z from 'zod';
+import { Base64Data } from './common.ts';
 
 // Provider API "Parsers": /parsers/parse-document. Not in the OpenAPI description we were given;
 // the shape is that of the official SDKs (`parsers.parseDocument({ base64_data })` -> `{ pages }`).
 
 export const ParseDocumentRequest = z.object({
   /** The file's raw bytes, base64-encoded. Nothing is stored. */
-  base64_data: z.base64(),
+  base64_data: Base64Data,
 });
 export type ParseDocumentRequest = z.infer<typeof ParseDocumentRequest>;
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { CollectionName, LatencyMode, MetadataFilter, QueryText } from './common.ts';
+import { CollectionName, LatencyMode, MetadataFilter, ModelId, QueryChars, QueryText } from './common.ts';
 
 const k = (max: number) => z.number().int().min(1, `k must be between 1 and ${max}`).max(max, `k must be between 1 and ${max}`);
 
@@ -10,7 +10,8 @@ export const TopDocumentsRequest = z.object({
   k: k(2048),
   filter: MetadataFilter.nullish(),
   include_metadata: z.boolean().default(false),
-  reranker: z.string().nullish(),
+  /** Reranks the retrieved candidates with this model (an id of /models/rerank). */
+  reranker: ModelId.nullish(),
   latency_mode: LatencyMode,
 });
 export type TopDocumentsRequest = z.infer<typeof TopDocumentsRequest>;
@@ -22,19 +23,26 @@ export const TopPagesRequest = z.object({
   filter: MetadataFilter.nullish(),
   include_content: z.boolean().default(false),
   include_metadata: z.boolean().default(false),
+  /** Not in the OpenAPI description's TopPagesRequest; accepted as on the other queries. */
+  reranker: ModelId.nullish(),
   latency_mode: LatencyMode,
 });
 export type TopPagesRequest = z.infer<typeof TopPagesRequest>;
 
 export const TopSnippetsRequest = z.object({
   collection_name: CollectionName,
-  query: z.string().refine((query) => [...query].length <= 4096, 'must not exceed 4096 characters'),
+  query: QueryChars,
   k: k(128),
-  reranker: z.string().nullish(),
+  /** Reranks the retrieved candidates with this model (an id of /models/rerank). */
+  reranker: ModelId.nullish(),
   filter: MetadataFilter.nullish(),
   /** true: fine snippets (about 200 characters); false: coarse (about 2000). */
   precise_responses: z.boolean().default(false),
   include_document_metadata: z.boolean().default(false),
+  /** Sift's own option (the reference has it on top-documents and top-pages only), with the same meaning. */
+  latency_mode: LatencyMode.describe(
+    'Sift\'s own option, as on top-documents and top-pages: "low" (the default) ranks by BM25; "high" takes longer and expands the query by pseudo-relevance feedback (RM3) from the collection\'s best passages, which finds relevant snippets that do not repeat the query\'s words.',
+  ),
 });
 export type TopSnippetsRequest = z.infer<typeof TopSnippetsRequest>;
 

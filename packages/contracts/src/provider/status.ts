@@ -1,6 +1,7 @@
 import * as z from 'zod';
+import { CollectionName } from './common.ts';
 
-export const StatusRequest = z.object({ collection_name: z.string().nullish() });
+export const StatusRequest = z.object({ collection_name: CollectionName.nullish() });
 export type StatusRequest = z.infer<typeof StatusRequest>;
 
 /** Document counts by status; the other counts always add up to `num_documents`. */

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { CollectionName } from './common.ts';
 
 // Provider API "Usage": /usage/counters, /usage/models/counters, /usage/documents, /usage/queries,
 // /usage/models/reranker (OpenAPI UsageRequest, AggregationWindow, UsageMetric, UsageStats,
@@ -14,9 +15,11 @@ import * as z from 'zod';
 //   OCR      pages read through OCR (parsing)     | bytes of the files parsed with OCR pages
 //   Indexed  documents indexed                    | bytes of those documents' files
 //   Queries  queries (every query type)           | UTF-8 bytes of the query texts
-//   Rerank   explicit /models/rerank calls        | request bytes (query + documents)
+//   Rerank   reranker calls (/models/rerank, and  | request bytes (query + documents)
+//            the queries' `reranker` option)
+//   Embed    /models/embed calls (models only)    | request bytes (150 + bytes of each input)
 // `billable_units` (counters only): Docs and Indexed content tokens, OCR pages, Queries count,
-// Rerank reranker tokens.
+// Rerank reranker tokens, Embed input tokens.
 
 /** Metric keys of spec §3 in display order, with their display names (spec §9). */
 export const USAGE_METRIC_NAMES = { docs: 'Docs', ocr: 'OCR', indexed: 'Indexed', queries: 'Queries', rerank: 'Rerank' } as const;
@@ -24,6 +27,10 @@ export type UsageMetricKey = keyof typeof USAGE_METRIC_NAMES;
 export const DOCUMENT_USAGE_METRICS = ['docs', 'ocr', 'indexed'] as const;
 export const QUERY_USAGE_METRICS = ['queries'] as const;
 export const RERANK_USAGE_METRICS = ['rerank'] as const;
+/** Embedding usage: not a dashboard metric (spec §9 lists five), reported by the models usage routes. */
+export const EMBED_USAGE_METRICS = ['embed'] as const;
+/** Every metric a usage route reports. */
+export type UsageKey = UsageMetricKey | (typeof EMBED_USAGE_METRICS)[number];
 
 export const AggregationWindow = z.enum(['minutely', 'hourly', 'daily']);
 export type AggregationWindow = z.infer<typeof AggregationWindow>;
@@ -46,7 +53,7 @@ export const UsageRequest = z.object({
   end_time: UnixSeconds,
   aggregation_window: AggregationWindow,
   /** Absent or null: every collection. An empty list: none. Ignored by the models histories. */
-  collection_names: z.array(z.string()).nullish(),
+  collection_names: z.array(CollectionName).nullish(),
 });
 export type UsageRequest = z.infer<typeof UsageRequest>;
 
@@ -65,17 +72,14 @@ export type UsageStats = z.infer<typeof UsageStats>;
 export const UsageCountersResponse = z.object({ all_time: UsageStats, billing_cycle: UsageStats });
 export type UsageCountersResponse = z.infer<typeof UsageCountersResponse>;
 
-/**
- * Models counters. OpenAPI also lists `embed`: embedding calls are not metered by Sift (no embed
- * usage events exist), so it is left out rather than reported as a zero that looks measured.
- */
-export const ModelsUsageStats = z.object({ rerank: UsageMetric });
+/** Models counters: reranker and embedding calls. */
+export const ModelsUsageStats = z.object({ rerank: UsageMetric, embed: UsageMetric });
 export type ModelsUsageStats = z.infer<typeof ModelsUsageStats>;
 
 export const ModelsUsageCountersResponse = z.object({ all_time: ModelsUsageStats, billing_cycle: ModelsUsageStats });
 export type ModelsUsageCountersResponse = z.infer<typeof ModelsUsageCountersResponse>;
 
-const historyOf = <Keys extends readonly [UsageMetricKey, ...UsageMetricKey[]]>(keys: Keys, windowStart: z.ZodType<number>) => {
+const historyOf = <Keys extends readonly [UsageKey, ...UsageKey[]]>(keys: Keys, windowStart: z.ZodType<number>) => {
   const stats = z.object(Object.fromEntries(keys.map((key) => [key, UsageAmount])) as { [K in Keys[number]]: typeof UsageAmount });
   return z.object({
     granularity: AggregationWindow,
@@ -96,6 +100,9 @@ export type QueryUsageHistoryResponse = z.infer<typeof QueryUsageHistoryResponse
 /** /usage/models/reranker as the server answers it. */
 export const RerankUsageHistoryResponse = historyOf(RERANK_USAGE_METRICS, z.number().int());
 export type RerankUsageHistoryResponse = z.infer<typeof RerankUsageHistoryResponse>;
+/** /usage/models/embed as the server answers it. */
+export const EmbedUsageHistoryResponse = historyOf(EMBED_USAGE_METRICS, z.number().int());
+export type EmbedUsageHistoryResponse = z.infer<typeof EmbedUsageHistoryResponse>;
 
 // ---- What the dashboard accepts on receipt (spec §5): window_start as a number or a numeric string.
 

@@ -7,6 +7,7 @@ import * as usageRollups from './005_usage_rollups.ts';
 import * as searchFile from './006_search_file.ts';
 import * as collectionIndex from './007_collection_index.ts';
 import * as scaleOut from './009_scale_out.ts';
+import * as providerApi from './010_provider_api.ts';
 
 /**
  * Migrations by name; Kysely runs them in name order. Each area adds its own file here
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '006_search_file': searchFile,
   '007_collection_index': collectionIndex,
   '009_scale_out': scaleOut,
+  '010_provider_api': providerApi,
 };

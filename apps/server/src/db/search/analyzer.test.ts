@@ -16,6 +16,13 @@ test('words are Unicode letters and digits; diacritics and width do not make new
   expect(analyze("don't won't")).toEqual([]); // "don", "t", "won" are stop words
 });
 
+test('plain ASCII text gives the terms the Unicode path gives (only speed differs)', () => {
+  const text = 'Indexing 42 Reports: the RUNNING totals, e-mail & C++ (2024) relational-databases';
+  // One non-ASCII word at the end sends the same text down the Unicode path.
+  expect([...analyze(text), 'cafe']).toEqual(analyze(`${text} café`));
+  expect(analyze(text)).toEqual(['index', '42', 'report', 'run', 'total', 'e', 'mail', 'c', '2024', 'relat', 'databas']);
+});
+
 test('query terms are the distinct analyzed terms, at most 64; only stop words leave none', () => {
   expect(queryTerms('What is the Capital of France? (2024) capitals')).toEqual(['capit', 'franc', '2024']);
   expect(queryTerms('the and of')).toEqual([]);

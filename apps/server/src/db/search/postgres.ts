@@ -1,11 +1,9 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../schema.ts';
-import { analyze, BM25_B, BM25_K1, queryTerms } from './analyzer.ts';
+import { analyze, BM25_B, BM25_K1 } from './analyzer.ts';
 import { filterSql } from './filter.ts';
-import { rankHits, RANK_SLACK } from './rank.ts';
-import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
-
-type Granularity = 'documents' | 'pages' | 'coarse' | 'fine';
+import { rankHits, RANK_SLACK, rankingTerms } from './rank.ts';
+import type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit, WeightedTerm } from './types.ts';
 
 /**
  * PostgreSQL: BM25 over postings of the analyzer's terms (migration 007), the same formula as
@@ -22,32 +20,37 @@ export function postgresSearchIndex({ db }: Database): SearchIndex {
    * The best rows of one granularity: (rowSeq, weight), at most k + slack, best first. FTS5's
    * arithmetic, step for step: idf * (tf * (k1 + 1)) / (tf + k1 * (1 - b + b * length / avgdl)).
    * A filter drops matched rows of other documents after the document frequencies are counted.
+   * Each term's part is multiplied by its weight (1 for a plain query; relevance feedback's otherwise).
    */
-  const best = (granularity: Granularity, request: SearchRequest, terms: string[]): RawBuilder<unknown> => sql`
+  const best = (granularity: Granularity, request: SearchRequest, query: WeightedTerm[]): RawBuilder<unknown> => {
+    const terms = query.map(({ term }) => term);
+    const weights = query.map(({ weight }) => weight);
+    return sql`
       with stats as (
         select coalesce(sum(rows), 0)::float8 as n, coalesce(sum(tokens), 0)::float8 as tokens
         from search_stats where collection_id = ${request.collectionId} and granularity = ${granularity}
       ),
       matched as (
-        select p.row_seq, p.document_id, p.tf::float8 as tf, p.length::float8 as length, count(*) over (partition by p.term)::float8 as df
-        from search_postings p
+        select p.row_seq, p.document_id, q.weight, p.tf::float8 as tf, p.length::float8 as length, count(*) over (partition by p.term)::float8 as df
+        from search_postings p join unnest(${terms}::text[], ${weights}::float8[]) as q(term, weight) on q.term = p.term
         where p.collection_id = ${request.collectionId} and p.granularity = ${granularity} and p.term = any(${terms}::text[])
       ),
       weighted as (
-        select m.row_seq, m.document_id, ln((s.n - m.df + 0.5) / (m.df + 0.5)) as idf,
+        select m.row_seq, m.document_id, m.weight, ln((s.n - m.df + 0.5) / (m.df + 0.5)) as idf,
                (m.tf * (${BM25_K1}::float8 + 1.0)) / (m.tf + ${BM25_K1}::float8 * (1.0 - ${BM25_B}::float8 + ${BM25_B}::float8 * m.length / (s.tokens / s.n))) as tf_part
         from matched m cross join stats s
       )
-      select w.row_seq as "rowSeq", sum(case when w.idf <= 0 then 1e-6::float8 else w.idf end * w.tf_part) as weight
+      select w.row_seq as "rowSeq", sum(w.weight * case when w.idf <= 0 then 1e-6::float8 else w.idf end * w.tf_part) as weight
       from weighted w
       ${request.filter ? sql`where exists (select 1 from documents d where d.id = w.document_id and ${filterSql(request.filter)})` : sql``}
       group by w.row_seq
       order by weight desc, w.row_seq
       limit ${request.k + RANK_SLACK}`;
+  };
 
   return {
     async topDocuments(request) {
-      const terms = queryTerms(request.query);
+      const terms = rankingTerms(request);
       if (terms.length === 0) return [];
       const { rows } = await sql<DocumentHit & { weight: number }>`
         select d.id as "documentId", d.path as path, d.metadata as metadata, t.weight as weight
@@ -55,7 +58,7 @@ export function postgresSearchIndex({ db }: Database): SearchIndex {
       return rankHits(rows, request.k, (hit) => [hit.path]);
     },
     async topPages(request) {
-      const terms = queryTerms(request.query);
+      const terms = rankingTerms(request);
       if (terms.length === 0) return [];
       const { rows } = await sql<PageHit & { weight: number }>`
         select d.id as "documentId", d.path as path, d.metadata as metadata, p.page_index as "pageIndex",
@@ -64,13 +67,25 @@ export function postgresSearchIndex({ db }: Database): SearchIndex {
       return rankHits(rows, request.k, (hit) => [hit.path, hit.pageIndex]);
     },
     async topSnippets(request) {
-      const terms = queryTerms(request.query);
+      const terms = rankingTerms(request);
       if (terms.length === 0) return [];
       const { rows } = await sql<SnippetHit & { weight: number }>`
         select d.id as "documentId", d.path as path, d.metadata as metadata, c.start_index as "startIndex", c.end_index as "endIndex",
                c.page_start as "pageStart", c.page_end as "pageEnd", c.content as content, t.weight as weight
         from (${best(request.granularity, request, terms)}) t join chunks c on c.seq = t."rowSeq" join documents d on d.id = c.document_id`.execute(db);
       return rankHits(rows, request.k, (hit) => [hit.path, hit.startIndex]);
+    },
+    async termStatistics(collectionId, granularity, terms) {
+      const { rows } = await sql<{ n: string | number }>`
+        select coalesce(sum(rows), 0) as n from search_stats where collection_id = ${collectionId} and granularity = ${granularity}`.execute(db);
+      const frequencies = new Map<string, number>();
+      if (terms.length > 0) {
+        const counted = await sql<{ term: string; df: string | number }>`
+          select term, count(*) as df from search_postings
+          where collection_id = ${collectionId} and granularity = ${granularity} and term = any(${[...terms]}::text[]) group by term`.execute(db);
+        for (const row of counted.rows) frequencies.set(row.term, Number(row.df));
+      }
+      return { rows: Number(rows[0]?.n ?? 0), frequencies };
     },
     indexDocuments: (documentIds) => db.transaction().execute((trx) => indexPostgresDocuments(trx, documentIds)),
     // Collections get their statistics with their first rows; nothing to create.

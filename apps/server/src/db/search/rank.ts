@@ -1,4 +1,5 @@
-import { bm25Score } from './analyzer.ts';
+import { bm25Score, queryTerms } from './analyzer.ts';
+import type { SearchRequest, WeightedTerm } from './types.ts';
 
 /**
  * The last step of every search, the same on both backends: the k best of a few more rows than
@@ -27,4 +28,9 @@ function comparePlaces(a: (string | number)[], b: (string | number)[]): number {
     return x < y ? -1 : 1;
   }
   return 0;
+}
+
+/** What a request ranks by: its weighted terms, or else its query's distinct terms, each weighing 1. */
+export function rankingTerms(request: SearchRequest): WeightedTerm[] {
+  return request.terms ? request.terms.filter((term) => term.weight > 0) : queryTerms(request.query).map((term) => ({ term, weight: 1 }));
 }

@@ -63,6 +63,9 @@ export interface SearchWriter {
   close(): void;
 }
 
+/** Text of a batch analyzed before the write lock is taken; a larger batch is analyzed row by row inside. */
+const ANALYZE_AHEAD_BYTES = 16 * 1024 * 1024;
+
 /** The search file opened for writing; brings it in line with the main file first (see below). */
 export function openSearchWriter(sqlitePath: string): SearchWriter {
   // No busy timeout: waits for the lock happen in whenUnlocked, between event-loop turns.
@@ -112,12 +115,27 @@ export function openSearchWriter(sqlitePath: string): SearchWriter {
       if (hasTable(table)) statement(deleteRows(table)).run(collection, granularity, last);
     }
   };
-  const write = connection.transaction((documents: string, last: number) => {
+  /** These documents' rows by granularity, with their analyzed terms, ready to insert. */
+  type AnalyzedRows = Iterable<readonly [Granularity, Iterable<{ rowid: number; collection: string; terms: string }>]>;
+  const analyzeRow = (row: SourceRow) => ({ rowid: row.rowid, collection: row.collection, terms: analyze(row.text).join(' ') });
+  const analyzeRows = (documents: string): AnalyzedRows => rowsOf.map(([granularity, rows]) => [granularity, rows.all(documents).map(analyzeRow)] as const);
+  /** The same, one granularity's text in memory at a time and each row analyzed as it is inserted. */
+  function* analyzeLazily(documents: string): AnalyzedRows {
+    for (const [granularity, rows] of rowsOf) {
+      const texts = rows.all(documents);
+      yield [granularity, (function* () {
+        for (const row of texts) yield analyzeRow(row);
+      })()] as const;
+    }
+  }
+  const textBytes = connection.prepare<[string], { bytes: number }>(`select coalesce(sum(text_bytes), 0) as bytes from source.documents where id in (${ids})`);
+
+  const write = connection.transaction((documents: string, analyzed: AnalyzedRows | null, last: number) => {
     takeLock.run();
     applyDeletions(last);
     const ready = new Map<string, boolean>();
-    for (const [granularity, rows] of rowsOf) {
-      for (const row of rows.all(documents)) {
+    for (const [granularity, rows] of analyzed ?? analyzeLazily(documents)) {
+      for (const row of rows) {
         let collectionReady = ready.get(row.collection);
         if (collectionReady === undefined) {
           // A collection deleted meanwhile gets no tables back.
@@ -129,7 +147,7 @@ export function openSearchWriter(sqlitePath: string): SearchWriter {
         const table = ftsTable(row.collection, granularity);
         // A document indexed again keeps its seq: its old document-level row goes first.
         if (granularity === 'documents') statement(`delete from main."${table}" where rowid = ?`).run(row.rowid);
-        statement(`insert into main."${table}" (rowid, content) values (?, ?)`).run(row.rowid, analyze(row.text).join(' '));
+        statement(`insert into main."${table}" (rowid, content) values (?, ?)`).run(row.rowid, row.terms);
       }
     }
   });
@@ -139,7 +157,13 @@ export function openSearchWriter(sqlitePath: string): SearchWriter {
       const last = lastDeletion.get()?.id ?? 0;
       if (documentIds.length === 0 && last === 0) return;
       const documents = JSON.stringify(documentIds);
-      await whenUnlocked(() => write(documents, last));
+      // The analyzer costs several times what FTS5 does with its terms: run it before taking the
+      // file's write lock, so another ingestion thread writes meanwhile and a busy retry does not
+      // analyze again. Rows read here that a deletion removes meanwhile leave search_deletions
+      // rows newer than `last`: the next write removes them, as when the deletion comes after.
+      // Past ANALYZE_AHEAD_BYTES of text the terms are made inside, one row at a time (bounded memory).
+      const analyzed = documentIds.length > 0 && (textBytes.get(documents)?.bytes ?? 0) <= ANALYZE_AHEAD_BYTES ? analyzeRows(documents) : null;
+      await whenUnlocked(() => write(documents, analyzed, last));
       // Applied deletions are dropped afterwards; after a crash in between they apply again, harmlessly.
       if (last > 0) await whenUnlocked(() => clearDeletions.run(last));
     },

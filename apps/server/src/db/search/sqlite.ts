@@ -4,7 +4,7 @@ import { beforeDestroy } from '../database.ts';
 import type { Database } from '../schema.ts';
 import { queryTerms } from './analyzer.ts';
 import { filterSql } from './filter.ts';
-import { rankHits, RANK_SLACK } from './rank.ts';
+import { rankHits, RANK_SLACK, rankingTerms } from './rank.ts';
 import { attachSearchFile, ftsMatch, ftsTable, type Granularity, openSearchWriter, type SearchWriter } from './sqlite-file.ts';
 import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
 
@@ -32,7 +32,7 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
       return reader.statement(text).all(...(parameters as unknown[])) as Row[];
     } catch (error) {
       // A collection without tables yet (nothing indexed) or deleted meanwhile matches nothing.
-      if (error instanceof SQLite.SqliteError && /no such table/.test(error.message)) return [];
+      if (error instanceof SQLite.SqliteError && /no such (fts5 )?table/.test(error.message)) return [];
       throw error;
     }
   };
@@ -44,6 +44,7 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
    * to their document in rank order until enough pass the filter.
    */
   const top = <Row extends { weight: number }>(granularity: Granularity, request: SearchRequest, join: (rowid: string) => RawBuilder<unknown>, columns: RawBuilder<unknown>): Row[] => {
+    if (request.terms) return weightedTop<Row>(granularity, request, join, columns);
     const terms = queryTerms(request.query);
     if (terms.length === 0) return [];
     const table = ftsTable(request.collectionId, granularity);
@@ -61,6 +62,55 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
           and rowid not in (select row_id from search_deletions where collection_id = ${request.collectionId} and fts_table = ${granularity})
           order by rank limit ${limit}) t ${join('t.rowid')} order by t.rank`,
     );
+  };
+
+  /**
+   * A weighted query (relevance feedback): each term's rows ranked by bm25() on their own (the
+   * same statistics as any query of the collection), their weights times that BM25 summed per
+   * row in SQL, and the best k (plus slack) joined to their rows.
+   */
+  const weightedTop = <Row extends { weight: number }>(
+    granularity: Granularity,
+    request: SearchRequest,
+    join: (rowid: string) => RawBuilder<unknown>,
+    columns: RawBuilder<unknown>,
+  ): Row[] => {
+    const terms = rankingTerms(request);
+    if (terms.length === 0) return [];
+    const table = ftsTable(request.collectionId, granularity);
+    const fts = sql.raw(`search."${table}"`);
+    const name = sql.raw(`"${table}"`);
+    const limit = request.k + RANK_SLACK;
+    const perTerm = terms.map(({ term, weight }) => sql`select rowid, rank, ${weight} as w from ${fts} where ${name} match ${ftsMatch([term])}`);
+    const summed = sql`select rowid, sum(w * -rank) as weight from (${sql.join(perTerm, sql` union all `)}) group by rowid`;
+    if (request.filter) {
+      return run<Row>(sql`select ${columns}, t.weight as weight from (${summed}) t ${join('t.rowid')} where ${filterSql(request.filter)} order by t.weight desc limit ${limit}`);
+    }
+    return run<Row>(
+      sql`select ${columns}, t.weight as weight from (select rowid, weight from (${summed})
+          where rowid not in (select row_id from search_deletions where collection_id = ${request.collectionId} and fts_table = ${granularity})
+          order by weight desc limit ${limit}) t ${join('t.rowid')} order by t.weight desc`,
+    );
+  };
+
+  /** Document frequencies from an fts5vocab table over the collection's FTS table, made once per connection. */
+  const vocabularies = new Set<string>();
+  const termStatistics: SearchIndex['termStatistics'] = async (collectionId, granularity, terms) => {
+    const table = ftsTable(collectionId, granularity);
+    const vocabulary = `v_${table}`;
+    if (!vocabularies.has(vocabulary)) {
+      reader.statement(`create virtual table if not exists temp."${vocabulary}" using fts5vocab(search, '${table}', 'row')`).run();
+      vocabularies.add(vocabulary);
+    }
+    const counted = run<{ n: number }>(sql`select count(*) as n from ${sql.raw(`search."${table}"`)}`);
+    const frequencies = new Map<string, number>();
+    if (terms.length > 0) {
+      const rows = run<{ term: string; doc: number }>(
+        sql`select term, doc from ${sql.raw(`temp."${vocabulary}"`)} where term in (${sql.join(terms.map((term) => sql`${term}`))})`,
+      );
+      for (const row of rows) frequencies.set(row.term, row.doc);
+    }
+    return { rows: counted[0]?.n ?? 0, frequencies };
   };
 
   return {
@@ -92,6 +142,7 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
       );
       return rankHits(rows, request.k, (hit) => [hit.path, hit.startIndex]);
     },
+    termStatistics,
     indexDocuments: (documentIds) => searchWriter().index(documentIds),
     createCollection: (collectionId) => searchWriter().createCollection(collectionId),
     dropCollections: (collectionIds) => searchWriter().dropCollections(collectionIds),

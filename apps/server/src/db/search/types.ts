@@ -1,12 +1,31 @@
 import type { FilterNode } from './filter-node.ts';
 
+/** An analyzed term (analyzer.ts) and its weight in a weighted query. */
+export interface WeightedTerm {
+  term: string;
+  weight: number;
+}
+
 /** One search: inside one collection, the query text, how many results, an optional metadata filter. */
 export interface SearchRequest {
   collectionId: string;
   query: string;
   k: number;
   filter: FilterNode | null;
+  /**
+   * A weighted query in place of the query text's distinct terms (relevance feedback): rows rank
+   * by the sum over these terms of weight x that term's BM25, with the same statistics.
+   */
+  terms?: readonly WeightedTerm[];
 }
+
+/** Rows of one granularity in a collection's index, and how many of them hold each term. */
+export interface TermStatistics {
+  rows: number;
+  frequencies: Map<string, number>;
+}
+
+export type Granularity = 'documents' | 'pages' | 'coarse' | 'fine';
 
 /** Every hit carries its document's id, path and metadata (JSON text) so no second lookup is needed. */
 interface HitDocument {
@@ -38,6 +57,8 @@ export interface SearchIndex {
   topDocuments(request: SearchRequest): Promise<DocumentHit[]>;
   topPages(request: SearchRequest & { includeContent: boolean }): Promise<PageHit[]>;
   topSnippets(request: SearchRequest & { granularity: 'coarse' | 'fine' }): Promise<SnippetHit[]>;
+  /** The number of rows of one granularity in a collection's index and the document frequency of these terms there. */
+  termStatistics(collectionId: string, granularity: Granularity, terms: readonly string[]): Promise<TermStatistics>;
   /**
    * Makes these documents' text, pages and snippets (committed to the database already)
    * searchable in place of their older rows, in one transaction of the index.

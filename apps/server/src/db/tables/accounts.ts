@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** Users, their identities, organizations, memberships, invites and API keys (spec §3). Times are ISO strings. */
 export interface AccountsTables {
   users: { id: string; name: string; email: string; created_at: string };
@@ -8,6 +10,12 @@ export interface AccountsTables {
     created_at: string;
     aws_marketplace_token: string | null;
     vercel_marketplace_token: string | null;
+    /** Admin API overrides (bytes per minute, bytes per request); null: the defaults. */
+    override_bpm_fast: number | null;
+    override_bpm_slow: number | null;
+    override_max_bytes_per_request: number | null;
+    /** Zero data retention, as the admin API sets it (1 or 0). */
+    zdr: Generated<number>;
   };
   memberships: { organization_id: string; user_id: string; permission: 'OWNER' | 'MEMBER'; created_at: string };
   invites: {
@@ -25,7 +33,10 @@ export interface AccountsTables {
     key_hash: string;
     key_ciphertext: string;
     permission: 'all' | 'read_only';
+    /** The user id of the member who created it (dashboard), or null (admin API). */
     created_by: string | null;
+    /** Who created it, as the admin API was told; null for keys made in the dashboard. */
+    created_by_name: string | null;
     created_at: string;
   };
 }

@@ -40,6 +40,14 @@ export interface RetrievalTables {
     text: string | null;
     /** UTF-8 bytes of `text` once indexed (status `num_indexed_bytes`). */
     text_bytes: number;
+    /** 1 when its pages have images (a PDF, or an image's one page): decided at upload. */
+    has_page_images: Generated<number>;
+  };
+  /** A page's JPEG, made on first request and kept while the document lives. */
+  page_images: {
+    document_id: string;
+    page_index: number;
+    jpeg: Buffer;
   };
   /** One row per metadata value (each element of a `list:` attribute): filters are EXISTS lookups. */
   document_metadata: {

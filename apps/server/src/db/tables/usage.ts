@@ -36,6 +36,16 @@ export interface UsageTables {
     total_results_returned: number;
     total_time_taken_ms: number;
   };
+  embed_usage: {
+    window_start: number;
+    organization_id: string;
+    embedding_model: string;
+    explicit_call: number;
+    event_count: number;
+    total_request_bytes: number;
+    total_request_tokens: number;
+    total_time_taken_ms: number;
+  };
   reranker_usage: {
     window_start: number;
     organization_id: string;

@@ -2,7 +2,7 @@ import { ZEMBED_1_DIMENSIONS } from '@sift/contracts';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { Invalid, NotFound } from '../errors.ts';
-import { embed, embedRequestBytes } from './embed.ts';
+import { embedRequestBytes, embedTexts as embed } from './embed.ts';
 
 const vector = async (text: string, dimensions?: number) =>
   (await embed({ model: 'zembed-1', input_type: 'document', input: text, dimensions, encoding_format: 'float' })).results[0]!

@@ -1,8 +1,11 @@
 import { endianness } from 'node:os';
 import type { EmbedRequest, EmbedResponse } from '@sift/contracts';
+import type { Database } from '../../db/schema.ts';
 import { countTokens } from '../../ingest/tokens.ts';
 import { Invalid } from '../errors.ts';
 import { MODEL_MAX_REQUEST_BYTES, MODEL_REQUEST_BYTE_OVERHEAD } from '../limits.ts';
+import type { ProviderActor } from '../provider-actor.ts';
+import { recordEmbedUsage } from './embed-usage.ts';
 import { embedModel } from './registry.ts';
 import { utf8Bytes } from './text.ts';
 
@@ -30,10 +33,28 @@ function toNumbers(vector: Float32Array): number[] {
 }
 
 /**
+ * /models/embed: the embeddings, and one embedding usage event for the organization and model
+ * (calls, request bytes, tokens).
+ */
+export async function embed(database: Database, actor: Pick<ProviderActor, 'organizationId' | 'now'>, input: EmbedRequest): Promise<EmbedResponse> {
+  const started = performance.now();
+  const response = await embedTexts(input);
+  await recordEmbedUsage(database, {
+    organizationId: actor.organizationId,
+    embeddingModel: input.model,
+    requestBytes: response.usage.total_bytes,
+    requestTokens: response.usage.total_tokens,
+    timeTakenMs: performance.now() - started,
+    at: (actor.now ?? Date.now)(),
+  });
+  return response;
+}
+
+/**
  * Embeds each input with the requested model, in input order. Nothing is stored and the
  * vectors depend on nothing but the text, the model and `dimensions`.
  */
-export async function embed(input: EmbedRequest): Promise<EmbedResponse> {
+export async function embedTexts(input: EmbedRequest): Promise<EmbedResponse> {
   const model = embedModel(input.model);
   const dimensions = input.dimensions ?? model.dimensions[0]!;
   if (!model.dimensions.includes(dimensions)) {

@@ -60,11 +60,31 @@ describe('lexical relevance model', () => {
     expect(unrelated).toBeLessThan(0.1);
   });
 
-  test('query words next to each other in the document beat the same words scattered', () => {
-    const query = 'machine learning';
-    const together = score(query, 'An introduction to machine learning for engineers, with exercises and notes.');
-    const scattered = score(query, 'The machine in the lab hums while students are learning about soldering.');
-    expect(together).toBeGreaterThan(scattered);
+  test('a word the query repeats counts for more than a word it says once', () => {
+    const query = 'How are titles chosen? Do titles describe the articles they head?';
+    const aboutTitles = score(query, 'Choosing titles: a study of descriptive titles in journals.');
+    const aboutArticles = score(query, 'Choosing articles: a study of descriptive articles in journals.');
+    expect(aboutTitles).toBeGreaterThan(aboutArticles);
+  });
+
+  test('more occurrences of a query word score higher, with diminishing returns', () => {
+    const passage = (n: number) => `${'indexing '.repeat(n)}${'filler '.repeat(20 - n)}`;
+    const [one, two, five, six] = [1, 2, 5, 6].map((n) => score('indexing', passage(n)));
+    expect(two).toBeGreaterThan(one!);
+    expect(six).toBeGreaterThan(five!);
+    expect(two! - one!).toBeGreaterThan(six! - five!);
+    expect(six).toBeLessThan(1);
+  });
+
+  test('a document with more of the query words ranks above one with fewer, at equal length', () => {
+    const query = 'automatic indexing of chemical patents';
+    const three = score(query, 'Automatic indexing applied to patents in the field of law.');
+    const one = score(query, 'Automatic cataloguing applied to books in the field of law.');
+    expect(three).toBeGreaterThan(one);
+  });
+
+  test('a query of function words only scores every document 0', () => {
+    expect(lexicalRelevance('to be or not to be', ['To be, or not to be, that is the question.'])).toEqual([0]);
   });
 
   test('a short focused passage beats a long one mentioning the word once', () => {

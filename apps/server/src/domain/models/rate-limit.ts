@@ -3,8 +3,11 @@
  * limits/byte-budget.ts). The domain only asks it to admit a request's bytes.
  */
 export interface ByteRateLimiter {
-  /** Counts `bytes` against `key`, or throws TooManyRequests with the seconds until they would fit. */
-  admit(key: string, bytes: number): Promise<void>;
+  /**
+   * Counts `bytes` against `key`, or throws TooManyRequests with the seconds until they would fit.
+   * `budget` is that key's own budget when it has one (an organization's admin override).
+   */
+  admit(key: string, bytes: number, budget?: number): Promise<void>;
   readonly budgetBytes: number;
 }
 

@@ -1,4 +1,5 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { BODY_LIMIT_BYTES, ErrorBody } from '@sift/contracts';
+import type { FastifyError, FastifyInstance, RouteOptions } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { isDatabaseBusy } from '../../db/contention.ts';
 import { DomainError } from '../../domain/errors.ts';
@@ -39,6 +40,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(503).header('retry-after', String(BUSY_RETRY_AFTER_SECONDS)).send({ detail: 'The server is busy. Please retry shortly.' });
     }
     const status = error.statusCode ?? 500;
+    if (status === 413) {
+      return reply.status(413).send({ detail: bodyTooLarge });
+    }
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
       return reply.status(500).send({ detail: 'Internal server error' });
@@ -47,4 +51,53 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => reply.status(404).send({ detail: `Not Found: ${request.method} ${request.url.split('?')[0]}` }));
+}
+
+const bodyTooLarge = `Request body is too large: the limit is ${BODY_LIMIT_BYTES} bytes (${BODY_LIMIT_BYTES / 1024 / 1024} MiB).`;
+
+const errorDescriptions = {
+  400: 'Bad Request: the request cannot apply to the current state',
+  401: 'Unauthorized: no credential, or not a valid one',
+  403: 'Forbidden: the credential may not do this',
+  404: 'Not Found',
+  409: 'Conflict: it already exists',
+  413: `Payload Too Large: the body exceeds ${BODY_LIMIT_BYTES} bytes`,
+  422: 'Validation Error: the body, query or parameters break the contract',
+  429: 'Too Many Requests: over the byte budget; retry after `retry-after` seconds',
+} as const;
+export type ErrorStatus = keyof typeof errorDescriptions;
+
+/** The OpenAPI responses of these error statuses, all `{"detail": ...}`. */
+export function errorResponses(...statuses: ErrorStatus[]) {
+  return Object.fromEntries(statuses.map((status) => [status, ErrorBody.describe(errorDescriptions[status])]));
+}
+
+/**
+ * The dashboard API's own refusals (spec §5–6): a non-member gets 404, a member who may not act
+ * 403, a plan already held or none to cancel 409. Provider routes state theirs beside the route.
+ */
+const dashboardErrors: [RegExp, ErrorStatus[]][] = [
+  [/^\/api\/users\/get-user$/, [404]],
+  [/^\/api\/organizations\/add-organization$/, []],
+  [/^\/api\/organizations\//, [403, 404]],
+  [/^\/billing\/status$/, [404]],
+  [/^\/billing\/(subscribe|pause)$/, [403, 404, 409]],
+];
+
+/**
+ * onRoute: adds the errors every route of a kind can give to its OpenAPI responses, so the
+ * description lists every 4xx; provider routes state their own (400, 403, 404, 409, 429) themselves.
+ * 422 for any input, 413 for a body, 401 behind a credential (session, API key, admin key).
+ */
+export function documentedErrors(route: RouteOptions): void {
+  const schema = route.schema;
+  if (!schema || schema.hide) return;
+  const statuses: ErrorStatus[] = [];
+  if (schema.body || schema.querystring || schema.params) statuses.push(422);
+  if (schema.body) statuses.push(413);
+  const publicLink = /^\/v1\/documents\/get-(document|page-image)$/.test(route.url);
+  const dashboard = route.url.startsWith('/api/') || /^\/billing\/(status|subscribe|pause)$/.test(route.url);
+  if ((route.url.startsWith('/v1/') && !publicLink) || dashboard) statuses.push(401);
+  if (dashboard) statuses.push(...(dashboardErrors.find(([pattern]) => pattern.test(route.url))?.[1] ?? []));
+  schema.response = { ...errorResponses(...statuses), ...(schema.response as object | undefined) };
 }

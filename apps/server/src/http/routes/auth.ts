@@ -1,6 +1,7 @@
 import formbody from '@fastify/formbody';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { Email, NonBlank, TOKEN_MAX_CHARS } from '@sift/contracts';
 import { z } from 'zod';
 import { localSignInPage } from '../../auth/local-sign-in-page.ts';
 import { createOidcSignIn } from '../../auth/oidc.ts';
@@ -9,7 +10,9 @@ import { upsertUserByEmail } from '../../domain/accounts.ts';
 import { type AppContext, dashboardUrl } from '../context.ts';
 
 const STATE_COOKIE = 'sift_oidc';
-const InviteQuery = z.object({ invite: z.string().max(4096).optional() });
+/** The invite a user arrives with (a signed JWT), carried through sign-in. */
+const Invite = z.string().max(TOKEN_MAX_CHARS);
+const InviteQuery = z.object({ invite: Invite.optional() });
 
 /**
  * GET /auth/google/login starts sign-in: the configured OpenID issuer (Google by default), or the
@@ -53,7 +56,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { confi
     );
     app.post(
       '/auth/local/login',
-      { schema: { tags, body: z.object({ name: z.string().trim().min(1).max(200), email: z.email(), invite: z.string().optional() }) } },
+      { schema: { tags, body: z.object({ name: NonBlank, email: Email, invite: Invite.optional() }) } },
       async (request, reply) => {
         const user = await upsertUserByEmail(database, { ...request.body, issuer: 'local', subject: request.body.email.toLowerCase() });
         return finishSignIn(reply, user.id, request.body.invite || undefined);

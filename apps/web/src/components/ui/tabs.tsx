@@ -18,7 +18,7 @@ export function TabsTrigger({ value, children, className }: { value: string; chi
     <RadixTabs.Trigger
       value={value}
       className={cn(
-        '-mb-px inline-flex items-center gap-2 border-b-2 border-transparent px-3 py-2 text-sm font-medium text-slate-600 hover:text-slate-900 rounded-t-md outline-none focus-visible:ring-2 focus-visible:ring-slate-300 data-[state=active]:border-slate-900 data-[state=active]:text-slate-900',
+        '-mb-px inline-flex items-center gap-2 border-b-2 border-transparent px-3 py-2 text-sm font-medium text-slate-600 hover:text-slate-900 rounded-t-md data-[state=active]:border-slate-900 data-[state=active]:text-slate-900',
         className,
       )}
     >

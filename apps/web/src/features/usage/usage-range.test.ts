@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { axisLabel, axisTicks, defaultRange, drillDown, includesNow, rangeSummary, requestTimes } from './usage-range';
+import { axisLabel, axisTicks, defaultRange, drillDown, historyRequests, includesNow, pointIndexAt, rangeBuckets, rangeSummary } from './usage-range';
 
 const local = (y: number, m: number, d: number, h = 0, min = 0) => new Date(y, m - 1, d, h, min);
 const s = (date: Date) => date.getTime() / 1000;
@@ -11,15 +11,36 @@ describe('usage history range', () => {
     expect(defaultRange(local(2026, 3, 1, 0, 5)).startDate).toBe('2026-01-31');
   });
 
-  test('start and end are built from the dates and hour (inclusive seconds)', () => {
+  test('start and end are built from the dates and hour (inclusive seconds); days are fetched by the hour', () => {
     const base = defaultRange(local(2026, 11, 22, 14));
-    expect(requestTimes(base)).toEqual({ start_time: s(local(2026, 10, 24)), end_time: s(local(2026, 11, 23)) - 1, aggregation_window: 'daily' });
-    expect(requestTimes({ ...base, granularity: 'Hourly' })).toEqual({ start_time: s(local(2026, 11, 22)), end_time: s(local(2026, 11, 23)) - 1, aggregation_window: 'hourly' });
-    expect(requestTimes({ ...base, granularity: 'Minutely' })).toEqual({
-      start_time: s(local(2026, 11, 22, 14)),
-      end_time: s(local(2026, 11, 22, 15)) - 1,
-      aggregation_window: 'minutely',
-    });
+    expect(historyRequests(base)).toEqual([{ start_time: s(local(2026, 10, 24)), end_time: s(local(2026, 11, 23)) - 1, aggregation_window: 'hourly' }]);
+    expect(historyRequests({ ...base, granularity: 'Hourly' })).toEqual([{ start_time: s(local(2026, 11, 22)), end_time: s(local(2026, 11, 23)) - 1, aggregation_window: 'hourly' }]);
+    expect(historyRequests({ ...base, granularity: 'Minutely' })).toEqual([
+      { start_time: s(local(2026, 11, 22, 14)), end_time: s(local(2026, 11, 22, 15)) - 1, aggregation_window: 'minutely' },
+    ]);
+  });
+
+  test('a range longer than one history holds is fetched in back-to-back pieces', () => {
+    const requests = historyRequests({ ...defaultRange(local(2026, 11, 22)), startDate: '2024-01-01', endDate: '2026-11-22' });
+    expect(requests.length).toBeGreaterThan(1);
+    expect(requests[0]!.start_time).toBe(s(local(2024, 1, 1)));
+    expect(requests.at(-1)!.end_time).toBe(s(local(2026, 11, 23)) - 1);
+    for (let k = 1; k < requests.length; k += 1) expect(requests[k]!.start_time).toBe(requests[k - 1]!.end_time + 1);
+  });
+
+  test('a click maps to the bar under it, never to the first bar by default', () => {
+    expect(pointIndexAt(299, 300, 30)).toBe(29);
+    expect(pointIndexAt(0, 300, 30)).toBe(0);
+    expect(pointIndexAt(155, 300, 30)).toBe(15);
+    expect(pointIndexAt(-1, 300, 30)).toBeNull();
+    expect(pointIndexAt(300, 300, 30)).toBeNull();
+    expect(pointIndexAt(10, 300, 0)).toBeNull();
+  });
+
+  test('the bars are the local days, hours and minutes of the range', () => {
+    const base = defaultRange(local(2026, 11, 22, 14));
+    expect(rangeBuckets(base)).toHaveLength(30);
+    expect(rangeBuckets({ ...base, granularity: 'Minutely' })).toHaveLength(60);
   });
 
   test('the range includes now only while its last window has not ended', () => {

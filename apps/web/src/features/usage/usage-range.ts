@@ -1,11 +1,11 @@
-import type { AggregationWindow } from '@sift/contracts';
+import { type AggregationWindow, MAX_USAGE_WINDOWS } from '@sift/contracts';
 import { USAGE_DAY_AXIS_MAX_LABELS, USAGE_DEFAULT_DAYS, USAGE_HOUR_AXIS_LABEL_HOURS, USAGE_MINUTE_AXIS_LABEL_MINUTES } from '@/lib/constants';
 import { hourLabel } from './usage-format';
 
 /**
  * The History range of the Usage screen (spec §2, §9), in the browser's time zone: Daily from a
- * start date to an end date, Hourly one date, Minutely one date and hour. Windows are laid out
- * from the range's start (local midnight or the chosen hour), so they are the user's days and hours.
+ * start date to an end date, Hourly one date, Minutely one date and hour. The request, the bars,
+ * the title and the axis all stand for the same instants: the user's local days and hours.
  */
 export type Granularity = 'Daily' | 'Hourly' | 'Minutely';
 export const GRANULARITIES: Granularity[] = ['Daily', 'Hourly', 'Minutely'];
@@ -46,33 +46,101 @@ export function defaultRange(now = new Date()): HistoryRange {
   };
 }
 
-/** start_time and end_time (Unix seconds, inclusive) and the aggregation window of a range. */
-export function requestTimes(range: HistoryRange): { start_time: number; end_time: number; aggregation_window: AggregationWindow } {
-  const aggregation_window = AGGREGATION_WINDOWS[range.granularity];
-  if (range.granularity === 'Daily') {
-    return { start_time: seconds(parseDate(range.startDate)), end_time: seconds(addDays(parseDate(range.endDate), 1)) - 1, aggregation_window };
-  }
+/** The instants a range covers, in Unix seconds: [start, end). Days and hours are the browser's. */
+export function rangeBounds(range: HistoryRange): { start: number; end: number } {
+  if (range.granularity === 'Daily') return { start: seconds(parseDate(range.startDate)), end: seconds(addDays(parseDate(range.endDate), 1)) };
   const day = parseDate(range.date);
-  if (range.granularity === 'Hourly') return { start_time: seconds(day), end_time: seconds(addDays(day, 1)) - 1, aggregation_window };
-  const start = new Date(day.getFullYear(), day.getMonth(), day.getDate(), range.hour);
-  return { start_time: seconds(start), end_time: seconds(start) + 3599, aggregation_window };
+  if (range.granularity === 'Hourly') return { start: seconds(day), end: seconds(addDays(day, 1)) };
+  const start = seconds(new Date(day.getFullYear(), day.getMonth(), day.getDate(), range.hour));
+  return { start, end: start + 3600 };
+}
+
+/**
+ * Where each bar of a range starts (Unix seconds): Daily the local midnight of each day, Hourly
+ * each hour of the local day (23 or 25 on a daylight-saving change), Minutely the 60 minutes.
+ */
+export function rangeBuckets(range: HistoryRange): number[] {
+  const { start, end } = rangeBounds(range);
+  if (range.granularity === 'Daily') {
+    const first = parseDate(range.startDate);
+    const days = dayCount(range);
+    return Array.from({ length: days }, (_, k) => seconds(addDays(first, k)));
+  }
+  const step = range.granularity === 'Hourly' ? 3600 : 60;
+  return Array.from({ length: (end - start) / step }, (_, k) => start + k * step);
+}
+
+const dayCount = (range: HistoryRange) => Math.max(1, Math.round((parseDate(range.endDate).getTime() - parseDate(range.startDate).getTime()) / 86_400_000) + 1);
+
+/** Days one hourly request may hold: a history holds at most MAX_USAGE_WINDOWS windows, a day at most 25 hours. */
+const DAYS_PER_REQUEST = Math.floor(MAX_USAGE_WINDOWS / 25);
+
+export interface HistoryRequestTimes {
+  start_time: number;
+  end_time: number;
+  aggregation_window: AggregationWindow;
+}
+
+/**
+ * The history calls that fetch a range (start and end inclusive, spec §7). The server lays windows
+ * of fixed length from start_time, so a day-long window drifts by an hour after a daylight-saving
+ * change: Daily asks for hours (in pieces when the range holds more than one history may) and
+ * folds them into local days with `foldIntoBuckets`.
+ */
+export function historyRequests(range: HistoryRange): HistoryRequestTimes[] {
+  const { start, end } = rangeBounds(range);
+  if (range.granularity !== 'Daily') return [{ start_time: start, end_time: end - 1, aggregation_window: AGGREGATION_WINDOWS[range.granularity] }];
+  const first = parseDate(range.startDate);
+  const days = dayCount(range);
+  const requests: HistoryRequestTimes[] = [];
+  for (let day = 0; day < days; day += DAYS_PER_REQUEST) {
+    const from = seconds(addDays(first, day));
+    const to = seconds(addDays(first, Math.min(day + DAYS_PER_REQUEST, days)));
+    requests.push({ start_time: from, end_time: to - 1, aggregation_window: 'hourly' });
+  }
+  return requests;
+}
+
+/** Lays windows into the range's buckets: each window is added to the last bucket starting at or before it. */
+export function foldIntoBuckets<Stats extends Record<string, { count: number; bytes: number }>>(
+  buckets: number[],
+  windows: { window_start: number; stats: Stats }[],
+): { window_start: number; stats: Stats }[] {
+  const folded = buckets.map((window_start) => ({ window_start, stats: {} as Record<string, { count: number; bytes: number }> }));
+  let bucket = 0;
+  for (const window of [...windows].sort((a, b) => a.window_start - b.window_start)) {
+    if (window.window_start < (buckets[0] ?? 0)) continue;
+    while (bucket + 1 < buckets.length && buckets[bucket + 1]! <= window.window_start) bucket += 1;
+    const into = folded[bucket]!.stats;
+    for (const [metric, amount] of Object.entries(window.stats)) {
+      const sum = (into[metric] ??= { count: 0, bytes: 0 });
+      sum.count += amount.count;
+      sum.bytes += amount.bytes;
+    }
+  }
+  return folded as { window_start: number; stats: Stats }[];
 }
 
 /** True when the range holds the current moment (the freshness label shows then). */
 export function includesNow(range: HistoryRange, now = Date.now()): boolean {
-  const { start_time, end_time } = requestTimes(range);
-  return start_time * 1000 <= now && now < (end_time + 1) * 1000;
+  const { start, end } = rangeBounds(range);
+  return start * 1000 <= now && now < end * 1000;
 }
 
-/**
- * The local moment a window stands for. Daily windows are 24 h from local midnight, so after a
- * daylight-saving change they start an hour off; their middle is always on the right day.
- */
-const windowDate = (granularity: Granularity, windowStart: number) => new Date((windowStart + (granularity === 'Daily' ? 43_200 : 0)) * 1000);
+/** The time zone the charts' days and hours are in: the browser's ("America/Los_Angeles"). */
+export const chartTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+const windowDate = (windowStart: number) => new Date(windowStart * 1000);
+
+/** The bar at `x` pixels into a plot `width` wide holding `count` bars of equal width; null outside. */
+export function pointIndexAt(x: number, width: number, count: number): number | null {
+  if (count === 0 || width <= 0 || x < 0 || x >= width) return null;
+  return Math.min(count - 1, Math.floor((x / width) * count));
+}
 
 /** Clicking a point: Daily goes to Hourly for that date, Hourly to Minutely for that hour; Minutely stays. */
 export function drillDown(range: HistoryRange, windowStart: number): HistoryRange | null {
-  const at = windowDate(range.granularity, windowStart);
+  const at = windowDate(windowStart);
   if (range.granularity === 'Daily') return { ...range, granularity: 'Hourly', date: isoDate(at) };
   if (range.granularity === 'Hourly') return { ...range, granularity: 'Minutely', date: isoDate(at), hour: at.getHours() };
   return null;
@@ -97,7 +165,7 @@ export function rangeSummary(range: HistoryRange): string {
 
 /** A window as the tooltip names it. */
 export function windowLabel(granularity: Granularity, windowStart: number): string {
-  const at = windowDate(granularity, windowStart);
+  const at = windowDate(windowStart);
   if (granularity === 'Daily') return fullDate(at);
   if (granularity === 'Hourly') return `${monthDay(at)}, ${hourLabel(at.getHours())}`;
   return clock(at);
@@ -105,7 +173,7 @@ export function windowLabel(granularity: Granularity, windowStart: number): stri
 
 /** A window as the axis names it: "Nov 22", "6am", "3:30pm". */
 export function axisLabel(granularity: Granularity, windowStart: number): string {
-  const at = windowDate(granularity, windowStart);
+  const at = windowDate(windowStart);
   if (granularity === 'Daily') return monthDay(at);
   if (granularity === 'Hourly') return hourLabel(at.getHours());
   return clock(at);

@@ -2,31 +2,30 @@ import { AddCollectionRequest, DefaultResponse, DeleteCollectionRequest, GetColl
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { addCollection, deleteCollection, listCollections } from '../../../domain/collections.ts';
 import { requireWriteAccess } from '../../plugins/api-key-auth.ts';
+import { errorResponses } from '../../plugins/errors.ts';
 import type { AppContext } from '../../context.ts';
-import { providerActor } from './actor.ts';
 
-export const collectionRoutes: FastifyPluginAsyncZod<AppContext> = async (app, context) => {
-  const { database } = context;
+export const collectionRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { database }) => {
   const tags = ['Collections'];
   app.post(
     '/collections/add-collection',
-    { schema: { tags, body: AddCollectionRequest, response: { 201: DefaultResponse } } },
+    { schema: { tags, body: AddCollectionRequest, response: { 201: DefaultResponse, ...errorResponses(403, 409) } } },
     async (request, reply) => {
       requireWriteAccess(request);
-      return reply.status(201).send(await addCollection(database, request.apiKey, request.body));
+      return reply.status(201).send(await addCollection(database, request.actor, request.body));
     },
   );
   app.post(
     '/collections/get-collection-list',
     { schema: { tags, body: GetCollectionListRequest, response: { 200: GetCollectionListResponse } } },
-    async (request) => listCollections(database, request.apiKey),
+    async (request) => listCollections(database, request.actor),
   );
   app.post(
     '/collections/delete-collection',
-    { schema: { tags, body: DeleteCollectionRequest, response: { 200: DefaultResponse } } },
+    { schema: { tags, body: DeleteCollectionRequest, response: { 200: DefaultResponse, ...errorResponses(403, 404) } } },
     async (request) => {
       requireWriteAccess(request);
-      return deleteCollection(database, providerActor(request, context), request.body);
+      return deleteCollection(database, request.actor, request.body);
     },
   );
 };

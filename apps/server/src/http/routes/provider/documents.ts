@@ -15,50 +15,56 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { addDocument, deleteDocuments, getDocumentInfo, getPageInfo, listDocuments, updateDocument } from '../../../domain/documents.ts';
 import { requireWriteAccess } from '../../plugins/api-key-auth.ts';
+import { errorResponses } from '../../plugins/errors.ts';
 import type { AppContext } from '../../context.ts';
-import { providerActor } from './actor.ts';
 
-export const documentRoutes: FastifyPluginAsyncZod<AppContext> = async (app, context) => {
-  const { database } = context;
+export const documentRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { database }) => {
   const tags = ['Documents'];
   app.post(
     '/documents/add-document',
-    { schema: { tags, body: AddDocumentRequest, response: { 200: DefaultResponse, 201: DefaultResponse } } },
+    { schema: { tags, body: AddDocumentRequest, response: { 200: DefaultResponse, 201: DefaultResponse, ...errorResponses(403, 404, 409) } } },
     async (request, reply) => {
       requireWriteAccess(request);
-      const { created } = await addDocument(database, providerActor(request, context), request.body);
+      const { created } = await addDocument(database, request.actor, request.body);
       return reply.status(created ? 201 : 200).send({ message: 'Success!' });
     },
   );
   app.post(
     '/documents/update-document',
-    { schema: { tags, body: UpdateDocumentRequest, response: { 200: DefaultResponse } } },
+    { schema: { tags, body: UpdateDocumentRequest, response: { 200: DefaultResponse, ...errorResponses(400, 403, 404) } } },
     async (request) => {
       requireWriteAccess(request);
-      return updateDocument(database, request.apiKey, request.body);
+      return updateDocument(database, request.actor, request.body);
     },
   );
   app.post(
     '/documents/delete-document',
-    { schema: { tags, body: DeleteDocumentRequest, response: { 200: DeleteDocumentResponse } } },
+    { schema: { tags, body: DeleteDocumentRequest, response: { 200: DeleteDocumentResponse, ...errorResponses(403, 404) } } },
     async (request) => {
       requireWriteAccess(request);
-      return deleteDocuments(database, providerActor(request, context), request.body);
+      return deleteDocuments(database, request.actor, request.body);
     },
   );
   app.post(
     '/documents/get-document-info',
-    { schema: { tags, body: GetDocumentInfoRequest, response: { 200: GetDocumentInfoResponse } } },
-    async (request) => getDocumentInfo(database, providerActor(request, context), request.body),
+    { schema: { tags, body: GetDocumentInfoRequest, response: { 200: GetDocumentInfoResponse, ...errorResponses(404) } } },
+    async (request) => getDocumentInfo(database, request.actor, request.body),
   );
   app.post(
     '/documents/get-document-info-list',
-    { schema: { tags, body: GetDocumentInfoListRequest, querystring: GetDocumentInfoListQuery, response: { 200: GetDocumentInfoListResponse } } },
-    async (request) => listDocuments(database, providerActor(request, context), { ...request.body, ...request.query }),
+    {
+      schema: {
+        tags,
+        body: GetDocumentInfoListRequest,
+        querystring: GetDocumentInfoListQuery,
+        response: { 200: GetDocumentInfoListResponse, ...errorResponses(404) },
+      },
+    },
+    async (request) => listDocuments(database, request.actor, { ...request.body, ...request.query }),
   );
   app.post(
     '/documents/get-page-info',
-    { schema: { tags, body: GetPageInfoRequest, response: { 200: GetPageInfoResponse } } },
-    async (request) => getPageInfo(database, providerActor(request, context), request.body),
+    { schema: { tags, body: GetPageInfoRequest, response: { 200: GetPageInfoResponse, ...errorResponses(404) } } },
+    async (request) => getPageInfo(database, request.actor, request.body),
   );
 };

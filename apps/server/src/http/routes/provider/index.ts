@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
+import { provideActor } from './actor.ts';
 import { collectionRoutes } from './collections.ts';
 import { documentRoutes } from './documents.ts';
 import { queryRoutes } from './queries.ts';
@@ -13,7 +14,8 @@ import { usageRoutes } from './usage.ts';
  * here is behind an API key (see plugins/api-key-auth.ts). One file per route group.
  */
 export const providerRoutes: FastifyPluginAsyncZod<AppContext> = async (app, context) => {
-  // route groups register here, e.g. await app.register(collectionRoutes, context);
+  // Every provider service gets its actor from here: `request.actor`.
+  provideActor(app, context);
   await app.register(statusRoutes, context);
   await app.register(collectionRoutes, context);
   await app.register(documentRoutes, context);

@@ -8,25 +8,26 @@ import {
 } from '@sift/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { topDocuments, topPages, topSnippets } from '../../../domain/search.ts';
+import { errorResponses } from '../../plugins/errors.ts';
 import type { AppContext } from '../../context.ts';
-import { providerActor } from './actor.ts';
 
-export const queryRoutes: FastifyPluginAsyncZod<AppContext> = async (app, context) => {
-  const { database } = context;
+export const queryRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { database }) => {
   const tags = ['Queries'];
+  // 404: unknown collection or reranker; 429: the reranker's byte budget.
+  const errors = errorResponses(404, 429);
   app.post(
     '/queries/top-documents',
-    { schema: { tags, body: TopDocumentsRequest, response: { 200: TopDocumentsResponse } } },
-    async (request) => topDocuments(database, providerActor(request, context), request.body),
+    { schema: { tags, body: TopDocumentsRequest, response: { 200: TopDocumentsResponse, ...errors } } },
+    async (request) => topDocuments(database, request.actor, request.body),
   );
   app.post(
     '/queries/top-pages',
-    { schema: { tags, body: TopPagesRequest, response: { 200: TopPagesResponse } } },
-    async (request) => topPages(database, providerActor(request, context), request.body),
+    { schema: { tags, body: TopPagesRequest, response: { 200: TopPagesResponse, ...errors } } },
+    async (request) => topPages(database, request.actor, request.body),
   );
   app.post(
     '/queries/top-snippets',
-    { schema: { tags, body: TopSnippetsRequest, response: { 200: TopSnippetsResponse } } },
-    async (request) => topSnippets(database, providerActor(request, context), request.body),
+    { schema: { tags, body: TopSnippetsRequest, response: { 200: TopSnippetsResponse, ...errors } } },
+    async (request) => topSnippets(database, request.actor, request.body),
   );
 };

@@ -1,5 +1,6 @@
 import {
   DocumentUsageHistoryResponse,
+  EmbedUsageHistoryResponse,
   ModelsUsageCountersResponse,
   QueryUsageHistoryResponse,
   RerankUsageHistoryResponse,
@@ -9,6 +10,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   getDocumentUsageHistory,
+  getEmbedUsageHistory,
   getModelsUsageCounters,
   getQueryUsageHistory,
   getRerankUsageHistory,
@@ -20,18 +22,21 @@ import type { AppContext } from '../../context.ts';
 export const usageRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { database }) => {
   const tags = ['Usage'];
   app.post('/usage/counters', { schema: { tags, response: { 200: UsageCountersResponse } } }, async (request) =>
-    getUsageCounters(database, request.apiKey),
+    getUsageCounters(database, request.actor),
   );
   app.post('/usage/models/counters', { schema: { tags, response: { 200: ModelsUsageCountersResponse } } }, async (request) =>
-    getModelsUsageCounters(database, request.apiKey),
+    getModelsUsageCounters(database, request.actor),
   );
   app.post('/usage/documents', { schema: { tags, body: UsageRequest, response: { 200: DocumentUsageHistoryResponse } } }, async (request) =>
-    getDocumentUsageHistory(database, request.apiKey, request.body),
+    getDocumentUsageHistory(database, request.actor, request.body),
   );
   app.post('/usage/queries', { schema: { tags, body: UsageRequest, response: { 200: QueryUsageHistoryResponse } } }, async (request) =>
-    getQueryUsageHistory(database, request.apiKey, request.body),
+    getQueryUsageHistory(database, request.actor, request.body),
   );
   app.post('/usage/models/reranker', { schema: { tags, body: UsageRequest, response: { 200: RerankUsageHistoryResponse } } }, async (request) =>
-    getRerankUsageHistory(database, request.apiKey, request.body),
+    getRerankUsageHistory(database, request.actor, request.body),
+  );
+  app.post('/usage/models/embed', { schema: { tags, body: UsageRequest, response: { 200: EmbedUsageHistoryResponse } } }, async (request) =>
+    getEmbedUsageHistory(database, request.actor, request.body),
   );
 };

@@ -1,8 +1,14 @@
 import { useState } from 'react';
 import { FormDialog } from '@/components/ui/form-dialog';
-import { Input, Label, Select } from '@/components/ui/input';
+import { Input, Label } from '@/components/ui/input';
+import { Select } from '@/components/ui/select';
 import { failureMessage } from '@/lib/dashboard-api';
 import { type KeyPermission, useAddApiKey } from '../api/api-key-mutations';
+
+const PERMISSION_OPTIONS = [
+  { value: 'read_only', label: 'Read Only' },
+  { value: 'all', label: 'All Permissions' },
+] as const satisfies readonly { value: KeyPermission; label: string }[];
 
 export function AddApiKeyDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const [name, setName] = useState('');
@@ -33,10 +39,7 @@ export function AddApiKeyDialog({ open, onClose }: { open: boolean; onClose(): v
       </div>
       <div>
         <Label htmlFor="api-key-permission">Permission Level</Label>
-        <Select id="api-key-permission" value={permission} onChange={(event) => setPermission(event.target.value as KeyPermission)}>
-          <option value="read_only">Read Only</option>
-          <option value="all">All Permissions</option>
-        </Select>
+        <Select id="api-key-permission" value={permission} onValueChange={setPermission} options={PERMISSION_OPTIONS} />
       </div>
     </FormDialog>
   );

@@ -2,7 +2,8 @@ import type { ApiKey } from '@sift/contracts';
 import { Check, Copy, Eye, EyeOff, Pencil, Trash2, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { IconButton } from '@/components/ui/button';
-import { Input, Select } from '@/components/ui/input';
+import { Input } from '@/components/ui/input';
+import { Select } from '@/components/ui/select';
 import { COPY_CONFIRMATION_MS } from '@/lib/constants';
 import { formatUtcLongDate } from '@/lib/dates';
 import { failureMessage } from '@/lib/dashboard-api';
@@ -51,20 +52,68 @@ export function ApiKeyRow({ apiKey, isOwner, onDelete }: { apiKey: ApiKey; isOwn
     <tr className="border-t border-slate-100 align-middle">
       <td className="px-4 py-3 font-medium text-slate-900">
         {draftName === null ? (
-          apiKey.name
+          <span className="block truncate" title={apiKey.name}>
+            {apiKey.name}
+          </span>
         ) : (
+          // The whole cell: save and cancel sit in the Actions column while renaming.
+          <Input
+            aria-label="API key name"
+            value={draftName}
+            autoFocus
+            className="h-8 py-1"
+            onChange={(event) => setDraftName(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter') saveName();
+              if (event.key === 'Escape') setDraftName(null);
+            }}
+          />
+        )}
+      </td>
+      <td className="px-4 py-3">
+        <div className="relative flex items-center gap-1">
+          {shown ? (
+            <code className="min-w-0 rounded bg-slate-100 px-2 py-1 font-mono text-xs break-all text-slate-800">{apiKey.api_key}</code>
+          ) : (
+            <MaskedKey masked={maskApiKey(apiKey.api_key)} />
+          )}
+          <IconButton label={shown ? 'Hide API key' : 'Show API key'} onClick={() => setShown(!shown)}>
+            {shown ? <EyeOff className="size-4" /> : <Eye className="size-4" />}
+          </IconButton>
+          <IconButton label="Copy API key" onClick={copy}>
+            {copied ? <Check className="size-4 text-green-600" /> : <Copy className="size-4" />}
+          </IconButton>
+          {/* Over the key, not beside it: the column keeps its width. */}
+          {copied ? (
+            <span role="status" className="absolute top-1/2 left-0 -translate-y-1/2 rounded bg-green-50 px-2 py-1 text-xs font-medium text-green-700 ring-1 ring-green-200">
+              Copied!
+            </span>
+          ) : null}
+        </div>
+      </td>
+      <td className="px-4 py-3 text-slate-600">{formatUtcLongDate(apiKey.created_at)}</td>
+      <td className="px-4 py-3 text-slate-600">
+        <span className="block truncate" title={apiKey.created_by ?? undefined}>
+          {apiKey.created_by ?? '-'}
+        </span>
+      </td>
+      <td className="px-4 py-3">
+        {isOwner ? (
+          <Select
+            aria-label={`Permission of ${apiKey.name}`}
+            value={apiKey.permission}
+            disabled={update.isPending}
+            className="w-full"
+            onValueChange={changePermission}
+            options={(['read_only', 'all'] as const).map((value) => ({ value, label: PERMISSION_LABELS[value] }))}
+          />
+        ) : (
+          <span className="text-slate-700">{PERMISSION_LABELS[apiKey.permission]}</span>
+        )}
+      </td>
+      <td className="px-4 py-3">
+        {isOwner && draftName !== null ? (
           <div className="flex items-center gap-1">
-            <Input
-              aria-label="API key name"
-              value={draftName}
-              autoFocus
-              className="h-8 py-1"
-              onChange={(event) => setDraftName(event.target.value)}
-              onKeyDown={(event) => {
-                if (event.key === 'Enter') saveName();
-                if (event.key === 'Escape') setDraftName(null);
-              }}
-            />
             <IconButton label="Save name" onClick={saveName} disabled={draftName.trim() === '' || update.isPending}>
               <Check className="size-4" />
             </IconButton>
@@ -72,42 +121,9 @@ export function ApiKeyRow({ apiKey, isOwner, onDelete }: { apiKey: ApiKey; isOwn
               <X className="size-4" />
             </IconButton>
           </div>
-        )}
-      </td>
-      <td className="px-4 py-3">
-        <div className="flex items-center gap-1">
-          <code className="rounded bg-slate-100 px-2 py-1 font-mono text-xs text-slate-800">{shown ? apiKey.api_key : maskApiKey(apiKey.api_key)}</code>
-          <IconButton label={shown ? 'Hide API key' : 'Show API key'} onClick={() => setShown(!shown)}>
-            {shown ? <EyeOff className="size-4" /> : <Eye className="size-4" />}
-          </IconButton>
-          <IconButton label="Copy API key" onClick={copy}>
-            {copied ? <Check className="size-4 text-green-600" /> : <Copy className="size-4" />}
-          </IconButton>
-          {copied ? <span role="status" className="text-xs text-green-700">Copied!</span> : null}
-        </div>
-      </td>
-      <td className="px-4 py-3 text-sm whitespace-nowrap text-slate-600">{formatUtcLongDate(apiKey.created_at)}</td>
-      <td className="px-4 py-3 text-sm text-slate-600">{apiKey.created_by ?? '-'}</td>
-      <td className="px-4 py-3 text-sm">
-        {isOwner ? (
-          <Select
-            aria-label={`Permission of ${apiKey.name}`}
-            value={apiKey.permission}
-            disabled={update.isPending}
-            className="h-8 w-40 py-1"
-            onChange={(event) => changePermission(event.target.value as KeyPermission)}
-          >
-            <option value="read_only">{PERMISSION_LABELS.read_only}</option>
-            <option value="all">{PERMISSION_LABELS.all}</option>
-          </Select>
-        ) : (
-          <span className="text-slate-700">{PERMISSION_LABELS[apiKey.permission]}</span>
-        )}
-      </td>
-      <td className="px-4 py-3">
-        {isOwner ? (
+        ) : isOwner ? (
           <div className="flex items-center gap-1">
-            <IconButton label={`Rename ${apiKey.name}`} onClick={() => setDraftName(apiKey.name)} disabled={draftName !== null}>
+            <IconButton label={`Rename ${apiKey.name}`} onClick={() => setDraftName(apiKey.name)}>
               <Pencil className="size-4" />
             </IconButton>
             <IconButton label={`Delete ${apiKey.name}`} onClick={onDelete} className="hover:text-red-600">
@@ -117,5 +133,17 @@ export function ApiKeyRow({ apiKey, isOwner, onDelete }: { apiKey: ApiKey; isOwn
         ) : null}
       </td>
     </tr>
+  );
+}
+
+/** The masked key on one line: its first and last 4 always show, the stars between give way to the column. */
+function MaskedKey({ masked }: { masked: string }) {
+  const [head, middle, tail] = masked.length > 8 ? [masked.slice(0, 4), masked.slice(4, -4), masked.slice(-4)] : ['', masked, ''];
+  return (
+    <code className="flex min-w-0 rounded bg-slate-100 px-2 py-1 font-mono text-xs whitespace-nowrap text-slate-800">
+      <span>{head}</span>
+      <span className="min-w-0 overflow-hidden">{middle}</span>
+      <span>{tail}</span>
+    </code>
   );
 }

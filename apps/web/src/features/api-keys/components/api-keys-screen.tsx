@@ -1,5 +1,6 @@
 import { Plus } from 'lucide-react';
 import { useState } from 'react';
+import { NoOrganization } from '@/components/no-organization';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Page } from '@/components/ui/page';
@@ -10,10 +11,18 @@ import { AddApiKeyDialog } from './add-api-key-dialog';
 import { ApiKeyRow } from './api-key-row';
 import { DeleteApiKeyDialog } from './delete-api-key-dialog';
 
-const COLUMNS = ['Name', 'API Key', 'Created At', 'Created By', 'Permission', 'Actions'];
+/** Fixed widths: nothing moves while a row is renamed. Name takes what is left. */
+const COLUMNS = [
+  { name: 'Name', width: undefined },
+  { name: 'API Key', width: '14rem' },
+  { name: 'Created At', width: '11rem' },
+  { name: 'Created By', width: '10rem' },
+  { name: 'Permission', width: '12.5rem' },
+  { name: 'Actions', width: '6rem' },
+];
 
 export function ApiKeysScreen() {
-  const { organizationId, organization, permission, status, error } = useCurrentOrganization();
+  const { organizationId, organization, permission, status, error, noOrganization } = useCurrentOrganization();
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<{ id: string; name: string } | null>(null);
   const isOwner = permission === 'OWNER';
@@ -21,6 +30,13 @@ export function ApiKeysScreen() {
   /** The server refuses too; this spares members a round trip (spec §5). */
   const asOwner = (action: () => void) => () => (isOwner ? action() : window.alert(messages.onlyOwnersManageKeys));
 
+  if (noOrganization) {
+    return (
+      <Page title="API Keys">
+        <NoOrganization />
+      </Page>
+    );
+  }
   return (
     <Page
       title="API Keys"
@@ -32,7 +48,7 @@ export function ApiKeysScreen() {
         ) : null
       }
     >
-      <Card>
+      <Card className="overflow-hidden">
         {!organizationId ? (
           <Empty text="No organization selected" />
         ) : status === 'error' ? (
@@ -46,12 +62,17 @@ export function ApiKeysScreen() {
           <Empty text="No API keys found" />
         ) : (
           <div className="-m-5 overflow-x-auto">
-            <table className="w-full text-left">
+            <table className="w-full min-w-[52rem] table-fixed text-left text-sm">
+              <colgroup>
+                {COLUMNS.map((column) => (
+                  <col key={column.name} style={{ width: column.width }} />
+                ))}
+              </colgroup>
               <thead className="bg-slate-50 text-xs font-semibold text-slate-600">
                 <tr>
                   {COLUMNS.map((column) => (
-                    <th key={column} scope="col" className="px-4 py-3">
-                      {column}
+                    <th key={column.name} scope="col" className="px-4 py-3">
+                      {column.name}
                     </th>
                   ))}
                 </tr>

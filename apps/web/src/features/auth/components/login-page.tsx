@@ -13,7 +13,7 @@ export function LoginPage() {
         <button
           type="button"
           onClick={() => redirectBrowser('/auth/google/login')}
-          className="mt-6 inline-flex w-full items-center justify-center gap-3 rounded-md border border-slate-300 bg-white px-4 py-2.5 text-sm font-medium text-slate-800 shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-slate-900"
+          className="mt-6 inline-flex w-full items-center justify-center gap-3 rounded-md border border-slate-300 bg-white px-4 py-2.5 text-sm font-medium text-slate-800 shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-slate-400"
         >
           <GoogleMark /> Sign in with Google
         </button>

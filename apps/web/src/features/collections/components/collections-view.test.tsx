@@ -4,11 +4,12 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CurrentOrganization } from '@/lib/current-organization';
 import { CollectionsView } from './collections-view';
+import { chooseOption } from '@/test/choose-option';
 
 // The SDK client is the only boundary replaced: each method answers what the server would.
 const client = {
   status: { getStatus: vi.fn() },
-  documents: { getInfoList: vi.fn(), getInfo: vi.fn(), add: vi.fn() },
+  documents: { getInfoList: vi.fn(), getInfo: vi.fn(), getPageInfo: vi.fn(), add: vi.fn() },
   collections: { add: vi.fn() },
 };
 vi.mock('@/lib/provider-client', () => ({ createProviderClient: () => client }));
@@ -60,7 +61,7 @@ function renderView() {
 
 async function choose(name = 'handbook') {
   const user = userEvent.setup();
-  await user.selectOptions(screen.getByRole('combobox', { name: 'Collection' }), name);
+  await chooseOption(user, screen.getByRole('combobox', { name: 'Collection' }), name);
   return user;
 }
 
@@ -76,12 +77,13 @@ beforeEach(() => {
     ],
   });
   client.documents.getInfo.mockResolvedValue({ document: { ...doc('guide.txt', 'indexed'), content: 'Trim the wick.' } });
+  client.documents.getPageInfo.mockResolvedValue({ page: { page_index: 0, image_url: null } });
 });
 
 describe('CollectionsView', () => {
   it('before a collection is chosen: the messages and the disabled prefix box', () => {
     renderView();
-    expect(screen.getByRole('option', { name: 'Select a Collection' })).toBeTruthy();
+    expect(screen.getByRole('combobox', { name: 'Collection' }).textContent).toBe('Select a Collection');
     expect(screen.getAllByText('Select a collection to view files')).toHaveLength(2);
     const prefix = screen.getByPlaceholderText('Select a Collection first.') as HTMLInputElement;
     expect(prefix.disabled).toBe(true);
@@ -129,6 +131,31 @@ describe('CollectionsView', () => {
     expect(screen.getByText('Document parsing failed. Please check the file format and try uploading again.')).toBeTruthy();
   });
 
+  it("shows a PDF's page images beside its text", async () => {
+    client.documents.getInfoList.mockResolvedValue({ documents: [doc('manual.pdf', 'indexed', { num_pages: 2 })] });
+    client.documents.getInfo.mockResolvedValue({ document: { ...doc('manual.pdf', 'indexed', { num_pages: 2 }), content: 'Page one. Page two.' } });
+    client.documents.getPageInfo.mockImplementation(async ({ page_index }: { page_index: number }) => ({
+      page: { page_index, image_url: `https://sift.test/v1/documents/get-page-image?token=p${page_index}` },
+    }));
+    renderView();
+    const user = await choose();
+    await user.click(await screen.findByRole('button', { name: /manual\.pdf/ }));
+    const images = within(await screen.findByRole('list', { name: 'Page images' })).getAllByRole('img');
+    expect(images.map((image) => [image.getAttribute('alt'), image.getAttribute('src')])).toEqual([
+      ['Page 1', 'https://sift.test/v1/documents/get-page-image?token=p0'],
+      ['Page 2', 'https://sift.test/v1/documents/get-page-image?token=p1'],
+    ]);
+    expect(screen.getByLabelText('Document content').textContent).toBe('Page one. Page two.');
+  });
+
+  it('shows no page images for a text document', async () => {
+    renderView();
+    const user = await choose();
+    await user.click(await screen.findByRole('button', { name: /guide\.txt/ }));
+    expect(await screen.findByText('Trim the wick.')).toBeTruthy();
+    expect(screen.queryByRole('list', { name: 'Page images' })).toBeNull();
+  });
+
   it('content errors: not found, any other failure, empty content', async () => {
     const notFound = Object.assign(new Error('404 {}'), { status: 404, error: { detail: 'Not found' } });
     client.documents.getInfo.mockRejectedValueOnce(notFound);
@@ -156,8 +183,20 @@ describe('CollectionsView', () => {
     renderView();
     await choose();
     expect(await screen.findByText('Fetching collection failed...')).toBeTruthy();
+    expect(await screen.findByText('Error loading documents: Connection error.')).toBeTruthy();
+    // One message for one failure.
+    expect(screen.queryByText('Document Search failed...')).toBeNull();
+  });
+
+  it('a failed prefix search shows one message and none of the previous rows', async () => {
+    client.documents.getInfoList.mockResolvedValueOnce({ documents: [doc('guide.txt', 'indexed')] }).mockRejectedValue(new Error('Connection error.'));
+    renderView();
+    const user = await choose();
+    expect(await screen.findByText('guide.txt')).toBeTruthy();
+    await user.type(screen.getByLabelText('Search files by prefix'), 'gu');
     expect(await screen.findByText('Document Search failed...')).toBeTruthy();
-    expect(screen.getByText('Error loading documents: Connection error.')).toBeTruthy();
+    expect(screen.queryByText('guide.txt')).toBeNull();
+    expect(screen.queryByText(/Error loading documents/)).toBeNull();
   });
 
   it('reads every page of the cursor, asking for paths after the last one', async () => {
@@ -181,7 +220,7 @@ describe('CollectionsView', () => {
     await waitFor(() => expect(client.documents.getInfoList).toHaveBeenLastCalledWith({ collection_name: 'handbook', path_prefix: 'no', limit: 1024 }));
     expect(await screen.findByText('Select a file to view its contents')).toBeTruthy();
 
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Collection' }), 'manuals');
+    await chooseOption(user, screen.getByRole('combobox', { name: 'Collection' }), 'manuals');
     expect((screen.getByPlaceholderText('Search files by prefix...') as HTMLInputElement).value).toBe('');
     expect((screen.getByRole('switch', { name: 'Show Metadata' }) as HTMLInputElement).checked).toBe(true);
   });

@@ -1,6 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { FolderPlus, Search } from 'lucide-react';
 import { useEffect, useReducer, useState } from 'react';
+import { CollectionPicker } from '@/components/collection-picker';
+import { NoOrganization } from '@/components/no-organization';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Page } from '@/components/ui/page';
@@ -13,7 +15,6 @@ import { collectionsReducer, initialCollectionsState } from '../collections-stat
 import { useDebouncedValue } from '../use-debounced-value';
 import { useFileUploads } from '../use-file-uploads';
 import { useNow } from '../use-now';
-import { CollectionPicker } from './collection-picker';
 import { CollectionStatusCounters } from './collection-status-counters';
 import { CreateCollectionDialog } from './create-collection-dialog';
 import { DocumentContentPane } from './document-content-pane';
@@ -22,7 +23,7 @@ import { FileUploadPanel } from './file-upload-panel';
 
 /** The Collections screen (spec §2 "Collections", §4): browse, search by prefix, read, upload. */
 export function CollectionsView() {
-  const { organizationId, workingKey, collectionsList, status: organizationStatus } = useCurrentOrganization();
+  const { organizationId, workingKey, collectionsList, status: organizationStatus, noOrganization } = useCurrentOrganization();
   const [state, dispatch] = useReducer(collectionsReducer, initialCollectionsState);
   const [creating, setCreating] = useState(false);
   const now = useNow();
@@ -61,6 +62,13 @@ export function CollectionsView() {
   const selectedDocument = documents.data?.find((d) => d.path === state.selectedDocumentPath) ?? null;
   const canWrite = workingKey !== null && organizationStatus === 'success';
 
+  if (noOrganization) {
+    return (
+      <Page title="Collections">
+        <NoOrganization />
+      </Page>
+    );
+  }
   return (
     <Page
       title="Collections"
@@ -75,7 +83,7 @@ export function CollectionsView() {
     >
       <div className="flex flex-col gap-4">
         <div className="flex flex-wrap items-start gap-4">
-          <CollectionPicker value={name} onChange={(next) => dispatch({ type: 'selectCollection', name: next })} />
+          <CollectionPicker placeholder={collectionsMessages.pickerPlaceholder} value={name} onChange={(next) => dispatch({ type: 'selectCollection', name: next })} />
           <div className="min-w-[28rem] flex-1">
             <CollectionStatusCounters status={name ? collectionStatus : null} />
           </div>
@@ -105,16 +113,12 @@ export function CollectionsView() {
                   onChange={(event) => dispatch({ type: 'setSearchQuery', searchQuery: event.target.value })}
                 />
               </div>
-              {name && documents.isError ? (
-                <p role="alert" className="mt-2 text-xs text-red-700">
-                  {collectionsMessages.documentSearchFailed}
-                </p>
-              ) : null}
             </div>
             <div className="min-h-0 flex-1 overflow-auto">
               <DocumentsTable
                 collectionName={name}
                 documents={name ? documents : null}
+                searching={prefix.trim() !== ''}
                 selectedPath={state.selectedDocumentPath}
                 onSelect={(path) => dispatch({ type: 'selectDocument', path })}
                 now={now}

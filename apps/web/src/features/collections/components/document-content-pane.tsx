@@ -3,6 +3,7 @@ import { ExternalLink } from 'lucide-react';
 import { Skeleton } from '@/components/ui/skeleton';
 import { isNotFoundError, providerErrorMessage } from '@/lib/provider-errors';
 import { documentContentQueryOptions } from '../api/get-document-content';
+import { pageImagesQueryOptions } from '../api/get-page-images';
 import type { DocumentSummary } from '../api/list-documents';
 import { collectionsMessages } from '../collections-messages';
 import { indexStatusLabel, toIndexStatus } from '../document-status';
@@ -23,6 +24,7 @@ interface DocumentContentPaneProps {
 export function DocumentContentPane({ workingKey, collectionName, selectedPath, document, showMetadata, onShowMetadataChange }: DocumentContentPaneProps) {
   const status = document ? toIndexStatus(document.indexStatus) : null;
   const content = useQuery(documentContentQueryOptions(workingKey, collectionName, selectedPath, status === 'indexed'));
+  const pageImages = useQuery(pageImagesQueryOptions(workingKey, collectionName, selectedPath, status === 'indexed'));
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
@@ -49,7 +51,7 @@ export function DocumentContentPane({ workingKey, collectionName, selectedPath, 
         </label>
       </div>
       <div className="min-h-0 flex-1 overflow-auto" data-testid="document-pane">
-        <PaneBody {...{ collectionName, selectedPath, document, showMetadata, status, content }} />
+        <PaneBody {...{ collectionName, selectedPath, document, showMetadata, status, content, pageImages: pageImages.data ?? [] }} />
       </div>
     </div>
   );
@@ -62,9 +64,12 @@ function PaneBody({
   showMetadata,
   status,
   content,
+  pageImages,
 }: Pick<DocumentContentPaneProps, 'collectionName' | 'selectedPath' | 'document' | 'showMetadata'> & {
   status: ReturnType<typeof toIndexStatus> | null;
   content: ReturnType<typeof useQuery<string>>;
+  /** Image URLs of the document's pages (PDFs, images); empty for other documents. */
+  pageImages: string[];
 }) {
   if (!collectionName) return <PaneMessage>{collectionsMessages.selectCollection}</PaneMessage>;
   if (!selectedPath) return <PaneMessage>{collectionsMessages.selectFile}</PaneMessage>;
@@ -101,9 +106,23 @@ function PaneBody({
     );
   }
   if (!content.data.trim()) return <PaneMessage tone="error">{collectionsMessages.noContent}</PaneMessage>;
-  return (
-    <pre aria-label="Document content" className="p-4 font-sans text-sm leading-relaxed whitespace-pre-wrap text-slate-800">
+  const text = (
+    <pre aria-label="Document content" className="min-w-0 flex-1 p-4 font-sans text-sm leading-relaxed whitespace-pre-wrap text-slate-800">
       {content.data}
     </pre>
+  );
+  if (pageImages.length === 0) return text;
+  // A PDF's pages as pictures beside its text.
+  return (
+    <div className="flex items-start">
+      <ol aria-label="Page images" className="flex w-2/5 max-w-sm shrink-0 flex-col gap-3 border-r border-slate-100 p-4">
+        {pageImages.map((url, index) => (
+          <li key={url}>
+            <img src={url} alt={`Page ${index + 1}`} loading="lazy" className="w-full rounded border border-slate-200 bg-white shadow-sm" />
+          </li>
+        ))}
+      </ol>
+      {text}
+    </div>
   );
 }

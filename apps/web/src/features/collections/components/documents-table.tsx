@@ -11,16 +11,19 @@ import { DocumentStatusDot } from './document-status-dot';
 interface DocumentsTableProps {
   collectionName: string | null;
   documents: UseQueryResult<DocumentSummary[]> | null;
+  /** A file-prefix search is typed: its failure reads 'Document Search failed...'. */
+  searching: boolean;
   selectedPath: string | null;
   onSelect(path: string): void;
   now: Date;
 }
 
 /** The left list: Name, Size, Upload Date of every document matching the prefix. */
-export function DocumentsTable({ collectionName, documents, selectedPath, onSelect, now }: DocumentsTableProps) {
+export function DocumentsTable({ collectionName, documents, selectedPath, onSelect, now, searching }: DocumentsTableProps) {
   if (!collectionName || !documents) return <PaneMessage>{collectionsMessages.selectCollection}</PaneMessage>;
-  if (documents.isError && !documents.data) {
-    return <PaneMessage tone="error">{collectionsMessages.documentsFailed(providerErrorMessage(documents.error))}</PaneMessage>;
+  // One message and no rows: a list that failed to load is not shown from an older answer.
+  if (documents.isError) {
+    return <PaneMessage tone="error">{searching ? collectionsMessages.documentSearchFailed : collectionsMessages.documentsFailed(providerErrorMessage(documents.error))}</PaneMessage>;
   }
   if (!documents.data) {
     return (
@@ -66,7 +69,7 @@ export function DocumentsTable({ collectionName, documents, selectedPath, onSele
                       onSelect(document.path);
                     }}
                     aria-current={selected ? 'true' : undefined}
-                    className="flex w-full min-w-0 items-center gap-2 rounded text-left focus-visible:outline-2 focus-visible:outline-slate-900"
+                    className="flex w-full min-w-0 items-center gap-2 rounded text-left focus-visible:outline-2 focus-visible:outline-slate-400"
                   >
                     <DocumentStatusDot status={toIndexStatus(document.indexStatus)} />
                     <span className="truncate font-medium text-slate-800" title={document.path}>
@@ -86,11 +89,6 @@ export function DocumentsTable({ collectionName, documents, selectedPath, onSele
         </tbody>
       </table>
       {documents.data.length === 0 ? <PaneMessage>{collectionsMessages.noFiles}</PaneMessage> : null}
-      {documents.isError ? (
-        <p role="alert" className="px-3 py-2 text-sm text-red-700">
-          {collectionsMessages.documentsFailed(providerErrorMessage(documents.error))}
-        </p>
-      ) : null}
     </div>
   );
 }

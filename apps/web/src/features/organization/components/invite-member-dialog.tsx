@@ -1,8 +1,14 @@
 import { useState } from 'react';
 import { FormDialog } from '@/components/ui/form-dialog';
-import { Input, Label, Select } from '@/components/ui/input';
+import { Input, Label } from '@/components/ui/input';
+import { Select } from '@/components/ui/select';
 import { failureMessage } from '@/lib/dashboard-api';
 import { useInviteUser } from '../api/organization-mutations';
+
+export const MEMBER_PERMISSION_OPTIONS = [
+  { value: 'MEMBER', label: 'MEMBER' },
+  { value: 'OWNER', label: 'OWNER' },
+] as const;
 
 /** Invite Member: on success the caller shows 'Invitation Sent!' with the link. */
 export function InviteMemberDialog({ open, onClose, onSent }: { open: boolean; onClose(): void; onSent(inviteUrl: string): void }) {
@@ -39,10 +45,7 @@ export function InviteMemberDialog({ open, onClose, onSent }: { open: boolean; o
       </div>
       <div>
         <Label htmlFor="invite-permission">Permission</Label>
-        <Select id="invite-permission" value={permission} onChange={(event) => setPermission(event.target.value as 'MEMBER' | 'OWNER')}>
-          <option value="MEMBER">MEMBER</option>
-          <option value="OWNER">OWNER</option>
-        </Select>
+        <Select id="invite-permission" value={permission} onValueChange={setPermission} options={MEMBER_PERMISSION_OPTIONS} />
       </div>
     </FormDialog>
   );

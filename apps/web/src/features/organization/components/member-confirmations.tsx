@@ -25,18 +25,23 @@ export function MemberConfirmations({ pending, onClose }: { pending: PendingMemb
   const { refetchUser } = useSession();
   const busy = updateUser.isPending || removeUser.isPending || deleteInvite.isPending;
 
+  /** A refusal (the last owner leaving, say) closes the confirmation: the alert stands alone. */
+  const refused = (prefix: string) => (error: Error) => {
+    onClose();
+    window.alert(`${prefix}: ${failureMessage(error, unknownError)}`);
+  };
   const confirm = () => {
     if (!pending) return;
     switch (pending.kind) {
       case 'change-permission':
         return updateUser.mutate(
           { user_id: pending.member.id, permission: pending.permission },
-          { onSuccess: reloadPage, onError: (error) => window.alert(`Failed to update user permission: ${failureMessage(error, unknownError)}`) },
+          { onSuccess: reloadPage, onError: refused('Failed to update user permission') },
         );
       case 'remove-user':
         return removeUser.mutate(
           { user_id: pending.member.id },
-          { onSuccess: reloadPage, onError: (error) => window.alert(`Failed to remove user: ${failureMessage(error, unknownError)}`) },
+          { onSuccess: reloadPage, onError: refused('Failed to remove user') },
         );
       case 'leave':
         return removeUser.mutate(
@@ -47,7 +52,7 @@ export function MemberConfirmations({ pending, onClose }: { pending: PendingMemb
               navigate('/api-keys');
               await refetchUser();
             },
-            onError: (error) => window.alert(`Failed to remove user: ${failureMessage(error, unknownError)}`),
+            onError: refused('Failed to remove user'),
           },
         );
       case 'remove-invite':
@@ -58,7 +63,7 @@ export function MemberConfirmations({ pending, onClose }: { pending: PendingMemb
               await reloadOrganization();
               onClose();
             },
-            onError: (error) => window.alert(`Failed to remove invite: ${failureMessage(error, unknownError)}`),
+            onError: refused('Failed to remove invite'),
           },
         );
     }

@@ -4,7 +4,8 @@ import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { Select } from '@/components/ui/input';
+import { Select } from '@/components/ui/select';
+import { MEMBER_PERMISSION_OPTIONS } from './invite-member-dialog';
 import { InvitationSentDialog } from './invitation-sent-dialog';
 import { InviteMemberDialog } from './invite-member-dialog';
 import { MemberConfirmations, type PendingMemberAction } from './member-confirmations';
@@ -46,12 +47,10 @@ export function MembersCard({ organization, currentUserId, isOwner, onInvited }:
                   <Select
                     aria-label={`Permission of ${member.name}`}
                     value={member.permission}
-                    className="h-8 w-32 py-1"
-                    onChange={(event) => setPending({ kind: 'change-permission', member, permission: event.target.value as 'OWNER' | 'MEMBER' })}
-                  >
-                    <option value="OWNER">OWNER</option>
-                    <option value="MEMBER">MEMBER</option>
-                  </Select>
+                    className="w-32"
+                    onValueChange={(permission) => setPending({ kind: 'change-permission', member, permission })}
+                    options={MEMBER_PERMISSION_OPTIONS}
+                  />
                 ) : (
                   permissionBadge(member.permission)
                 )}

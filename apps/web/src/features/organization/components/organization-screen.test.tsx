@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { expect, test } from 'vitest';
 import { fakeServer, ids, organizationRoutes, refusal, renderInApp, signedInEachTest } from '@/test/fake-server';
 import { OrganizationScreen } from './organization-screen';
+import { chooseOption } from '@/test/choose-option';
 
 signedInEachTest();
 
@@ -50,22 +51,25 @@ test('failed member actions alert with the server detail', async () => {
   await waitFor(() => expect(window.alert).toHaveBeenCalledWith('Failed to send invitation: bob@example.com is already a member of this organization.'));
   await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
 
-  await user.selectOptions(screen.getByLabelText('Permission of Bob'), 'OWNER');
+  await chooseOption(user, screen.getByLabelText('Permission of Bob'), 'OWNER');
   await user.click(within(await screen.findByRole('dialog', { name: 'Change Permission' })).getByRole('button', { name: 'Change Permission' }));
   await waitFor(() => expect(window.alert).toHaveBeenCalledWith('Failed to update user permission: Only organization owners can manage members.'));
-  await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+  // The refusal closes its confirmation.
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
   const bob = screen.getByText('bob@example.com').closest('li')!;
   await user.click(within(bob).getByRole('button', { name: 'Remove' }));
   await user.click(within(await screen.findByRole('dialog', { name: 'Remove User' })).getByRole('button', { name: 'Remove' }));
   await waitFor(() => expect(window.alert).toHaveBeenCalledWith('Failed to remove user: Member not found.'));
-  await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+  // The refusal closes its confirmation.
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
   const pending = screen.getByText('pending@example.com').closest('li')!;
   await user.click(within(pending).getByRole('button', { name: 'Remove' }));
   await user.click(within(await screen.findByRole('dialog', { name: 'Remove Invite' })).getByRole('button', { name: 'Remove' }));
   await waitFor(() => expect(window.alert).toHaveBeenCalledWith('Failed to remove invite: Invite not found.'));
-  await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+  // The refusal closes its confirmation.
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
   await user.click(screen.getByRole('button', { name: 'Edit Organization Name' }));
   const nameField = await screen.findByLabelText('Organization Name');
@@ -91,11 +95,11 @@ test('a failed delete shows inline; a wrong id is refused before any call', asyn
   await waitFor(() => expect(within(dialog).getByRole('alert').textContent).toBe('Failed to delete organization: Internal server error'));
 });
 
-test('with no organization the screen shows the create-an-organization error', async () => {
+test('with no organization the screen shows the shared create-an-organization empty state', async () => {
   fakeServer({ ...organizationRoutes('OWNER'), '/api/users/get-user': () => ({ body: { user: { id: ids.user, name: 'Ada', email: 'ada@example.com' }, organizations: [] } }) });
   renderScreen();
-  expect((await screen.findByRole('alert')).textContent).toBe(
-    'Error: There are no organizations associated with your account. Please create an organization using the drop-down menu at the top. Thank you!',
+  expect((await screen.findByText(/There are no organizations/)).textContent).toBe(
+    'There are no organizations associated with your account. Please create an organization using the drop-down menu at the top. Thank you!',
   );
   expect(screen.getByRole('heading', { name: 'Organization' })).toBeTruthy();
 });

@@ -1,3 +1,4 @@
+import { NoOrganization } from '@/components/no-organization';
 import { Page } from '@/components/ui/page';
 import { useCurrentOrganization } from '@/lib/current-organization';
 import { useSession } from '@/lib/current-user';
@@ -6,9 +7,16 @@ import { OrganizationDetailsCard } from './organization-details-card';
 
 /** Four states: loading, error, none selected, loaded (spec §2 "Organization"). */
 export function OrganizationScreen() {
-  const { status, error, organizationId, organization, permission, reloadOrganization } = useCurrentOrganization();
+  const { status, error, organizationId, organization, permission, reloadOrganization, noOrganization } = useCurrentOrganization();
   const { user } = useSession();
 
+  if (noOrganization) {
+    return (
+      <Page title="Organization">
+        <NoOrganization />
+      </Page>
+    );
+  }
   if (status === 'error') {
     return (
       <Page title="Organization">

@@ -43,7 +43,7 @@ export function ResultRow({ path, details, score, content, expanded = false, onT
           type="button"
           aria-expanded={expanded}
           onClick={onToggle}
-          className="flex w-full items-center gap-3 rounded-lg px-4 py-3 text-left text-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-slate-900"
+          className="flex w-full items-center gap-3 rounded-lg px-4 py-3 text-left text-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-slate-400"
         >
           {header}
         </button>

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CurrentOrganization } from '@/lib/current-organization';
 import { SearchView } from './search-view';
+import { chooseOption } from '@/test/choose-option';
 
 // The SDK client is the only boundary replaced: each method answers what the server would.
 const client = {
@@ -40,7 +41,7 @@ function answerSearch() {
 
 async function chooseAndSearch(query = 'lamp') {
   const user = userEvent.setup();
-  await user.selectOptions(screen.getByRole('combobox', { name: 'Collection' }), 'handbook');
+  await chooseOption(user, screen.getByRole('combobox', { name: 'Collection' }), 'handbook');
   await user.type(screen.getByPlaceholderText('Search...'), `${query}{Enter}`);
   return user;
 }
@@ -58,6 +59,7 @@ describe('SearchView', () => {
     organization = { ...ready, workingKey: null };
     rerender(<SearchView />);
     expect(screen.getByText('No API Key is available. Please create an API Key!')).toBeTruthy();
+    expect((screen.getByLabelText('Search query') as HTMLInputElement).disabled).toBe(true);
     organization = { ...ready, collectionsList: [] };
     rerender(<SearchView />);
     expect(screen.getByText('You have to upload a collection first! Check out the documentation to learn how.')).toBeTruthy();
@@ -67,7 +69,7 @@ describe('SearchView', () => {
     render(<SearchView />);
     expect(screen.getAllByText('Please select a collection').length).toBeGreaterThan(0);
     const user = userEvent.setup();
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Collection' }), 'handbook');
+    await chooseOption(user, screen.getByRole('combobox', { name: 'Collection' }), 'handbook');
     expect(screen.getByText('Press enter to begin searching')).toBeTruthy();
     await user.type(screen.getByPlaceholderText('Search...'), '   {Enter}');
     expect(client.queries.topDocuments).not.toHaveBeenCalled();
@@ -138,7 +140,7 @@ describe('SearchView', () => {
     render(<SearchView />);
     const user = await chooseAndSearch();
     await screen.findByRole('list', { name: 'Top Documents' });
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Collection' }), 'manuals');
+    await chooseOption(user, screen.getByRole('combobox', { name: 'Collection' }), 'manuals');
     expect(screen.queryByRole('list', { name: 'Top Documents' })).toBeNull();
     expect(screen.getByText('Press enter to begin searching')).toBeTruthy();
   });
@@ -147,7 +149,7 @@ describe('SearchView', () => {
     answerSearch();
     render(<SearchView />);
     const user = userEvent.setup();
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Collection' }), 'handbook');
+    await chooseOption(user, screen.getByRole('combobox', { name: 'Collection' }), 'handbook');
     await user.type(screen.getByPlaceholderText('Search...'), 'lamp');
     await user.click(screen.getByRole('button', { name: 'Send search' }));
     await waitFor(() => expect(client.queries.topDocuments).toHaveBeenCalledTimes(1));

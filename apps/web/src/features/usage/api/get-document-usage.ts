@@ -1,7 +1,7 @@
 import { ReceivedDocumentUsageHistory, type UsageRequest } from '@sift/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { postUsage } from './post-usage';
-import { historyKey, type UsageHistoryRequest } from './usage-history-request';
+import { historyInBuckets, historyKey, type UsageHistoryRequest } from './usage-history-request';
 
 /** Docs, OCR and Indexed by window. */
 export const getDocumentUsage = (workingKey: string | null, body: UsageRequest) =>
@@ -10,7 +10,7 @@ export const getDocumentUsage = (workingKey: string | null, body: UsageRequest) 
 export const documentUsageQuery = (request: UsageHistoryRequest) =>
   queryOptions({
     queryKey: historyKey('documents', request),
-    queryFn: () => getDocumentUsage(request.workingKey, request.body),
+    queryFn: () => historyInBuckets(request, (body) => getDocumentUsage(request.workingKey, body)),
     enabled: request.organizationId !== null,
     retry: false,
   });

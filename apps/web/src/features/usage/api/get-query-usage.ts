@@ -1,7 +1,7 @@
 import { ReceivedQueryUsageHistory, type UsageRequest } from '@sift/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { postUsage } from './post-usage';
-import { historyKey, type UsageHistoryRequest } from './usage-history-request';
+import { historyInBuckets, historyKey, type UsageHistoryRequest } from './usage-history-request';
 
 /** Queries by window. */
 export const getQueryUsage = (workingKey: string | null, body: UsageRequest) =>
@@ -10,7 +10,7 @@ export const getQueryUsage = (workingKey: string | null, body: UsageRequest) =>
 export const queryUsageQuery = (request: UsageHistoryRequest) =>
   queryOptions({
     queryKey: historyKey('queries', request),
-    queryFn: () => getQueryUsage(request.workingKey, request.body),
+    queryFn: () => historyInBuckets(request, (body) => getQueryUsage(request.workingKey, body)),
     enabled: request.organizationId !== null,
     retry: false,
   });

@@ -1,7 +1,7 @@
 import { ReceivedRerankUsageHistory, type UsageRequest } from '@sift/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { postUsage } from './post-usage';
-import { historyKey, type UsageHistoryRequest } from './usage-history-request';
+import { historyInBuckets, historyKey, type UsageHistoryRequest } from './usage-history-request';
 
 /** Rerank by window (no collection filter: reranker calls belong to no collection). */
 export const getRerankUsage = (workingKey: string | null, body: Omit<UsageRequest, 'collection_names'>) =>
@@ -10,7 +10,7 @@ export const getRerankUsage = (workingKey: string | null, body: Omit<UsageReques
 export const rerankUsageQuery = (request: UsageHistoryRequest) =>
   queryOptions({
     queryKey: historyKey('reranker', request),
-    queryFn: () => getRerankUsage(request.workingKey, request.body),
+    queryFn: () => historyInBuckets(request, (body) => getRerankUsage(request.workingKey, body)),
     enabled: request.organizationId !== null,
     retry: false,
   });

@@ -12,7 +12,7 @@ export function FreshnessLabel({ updatedAt, refreshing, onRefresh }: { updatedAt
     return () => clearInterval(timer);
   }, [updatedAt]);
   return (
-    <div className="flex items-center gap-3 text-sm text-slate-500">
+    <div className="flex shrink-0 items-center gap-3 text-sm text-slate-500">
       {updatedAt ? <span aria-live="polite">{updatedLabel(updatedAt, Math.max(now, updatedAt))}</span> : null}
       <button
         type="button"

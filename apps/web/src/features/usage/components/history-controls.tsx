@@ -2,7 +2,10 @@ import type { ReactNode } from 'react';
 import { hourLabel } from '../usage-format';
 import { GRANULARITIES, GRANULARITY_LABELS, type HistoryRange } from '../usage-range';
 
-const field = 'rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900 focus:border-slate-500 focus:outline-none focus:ring-2 focus:ring-slate-200';
+const field = 'h-9 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900 focus-visible:border-slate-500 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-slate-200';
+
+/** Every control of the row has its label above it, so the row lines up on one baseline. */
+export const labelled = 'flex flex-col gap-1 text-xs font-medium text-slate-600';
 
 /**
  * The History range controls (spec §2): the granularity toggle (day, hr, minute), native date
@@ -11,18 +14,21 @@ const field = 'rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm t
 export function HistoryControls({ range, onChange, children }: { range: HistoryRange; onChange(range: HistoryRange): void; children?: ReactNode }) {
   return (
     <div className="flex flex-wrap items-end gap-3">
-      <div role="group" aria-label="Granularity" className="inline-flex rounded-md border border-slate-300 bg-white p-0.5">
-        {GRANULARITIES.map((granularity) => (
-          <button
-            key={granularity}
-            type="button"
-            aria-pressed={range.granularity === granularity}
-            onClick={() => onChange({ ...range, granularity })}
-            className="rounded px-3 py-1 text-sm font-medium text-slate-600 hover:text-slate-900 aria-pressed:bg-slate-900 aria-pressed:text-white"
-          >
-            {GRANULARITY_LABELS[granularity]}
-          </button>
-        ))}
+      <div className={labelled}>
+        <span aria-hidden>Granularity</span>
+        <div role="group" aria-label="Granularity" className="inline-flex h-9 items-stretch rounded-md border border-slate-300 bg-white p-0.5">
+          {GRANULARITIES.map((granularity) => (
+            <button
+              key={granularity}
+              type="button"
+              aria-pressed={range.granularity === granularity}
+              onClick={() => onChange({ ...range, granularity })}
+              className="rounded px-3 text-sm font-medium text-slate-600 hover:text-slate-900 aria-pressed:bg-slate-900 aria-pressed:text-white"
+            >
+              {GRANULARITY_LABELS[granularity]}
+            </button>
+          ))}
+        </div>
       </div>
       {range.granularity === 'Daily' ? (
         <>
@@ -33,7 +39,7 @@ export function HistoryControls({ range, onChange, children }: { range: HistoryR
         <DateField label="Date" value={range.date} onChange={(date) => onChange({ ...range, date })} />
       )}
       {range.granularity === 'Minutely' ? (
-        <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
+        <label className={labelled}>
           Hour
           <select className={field} value={range.hour} onChange={(event) => onChange({ ...range, hour: Number(event.target.value) })}>
             {Array.from({ length: 24 }, (_, hour) => (
@@ -51,7 +57,7 @@ export function HistoryControls({ range, onChange, children }: { range: HistoryR
 
 function DateField({ label, value, min, max, onChange }: { label: string; value: string; min?: string; max?: string; onChange(value: string): void }) {
   return (
-    <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
+    <label className={labelled}>
       {label}
       <input
         type="date"

@@ -4,7 +4,7 @@ import { ByteSize } from './byte-size';
 
 /**
  * One tile per metric with its count and size over the selected range ('-' until loaded).
- * Clicking a tile toggles it as a chart filter; 'Show all' clears the filter (spec §2).
+ * Clicking a tile toggles it as a chart filter (spec §2); UsageHistory shows 'Show all'.
  */
 export function MetricTiles({
   metrics,
@@ -19,7 +19,8 @@ export function MetricTiles({
 }) {
   const toggle = (metric: UsageMetricKey) => onFilterChange(filter.includes(metric) ? filter.filter((m) => m !== metric) : [...filter, metric]);
   return (
-    <div className="flex flex-wrap items-stretch gap-3">
+    // The tiles share the row equally ('Show all' sits in the controls row, so nothing moves).
+    <div className="grid items-stretch gap-3" style={{ gridTemplateColumns: `repeat(${metrics.length}, minmax(0, 1fr))` }}>
       {metrics.map((metric) => {
         const amount = totals?.[metric];
         const selected = filter.includes(metric);
@@ -37,7 +38,7 @@ export function MetricTiles({
                 toggle(metric);
               }
             }}
-            className={`min-w-36 cursor-pointer rounded-lg border px-4 py-3 text-left transition-colors focus-visible:outline-2 focus-visible:outline-slate-900 ${
+            className={`cursor-pointer rounded-lg border px-4 py-3 text-left transition-colors focus-visible:outline-2 focus-visible:outline-slate-400 ${
               selected ? 'border-slate-900 bg-slate-900 text-white' : 'border-slate-200 bg-white text-slate-900 hover:border-slate-400'
             }`}
           >
@@ -47,11 +48,6 @@ export function MetricTiles({
           </div>
         );
       })}
-      {filter.length > 0 ? (
-        <button type="button" onClick={() => onFilterChange([])} className="self-center rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
-          Show all
-        </button>
-      ) : null}
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { Bar, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, 
 import { Skeleton } from '@/components/ui/skeleton';
 import { USAGE_BYTES_AXIS_MIN, USAGE_CHART_HEIGHT, USAGE_CHART_MIN_WIDTH, USAGE_CHART_SKELETON_WIDTH, USAGE_COUNT_AXIS_MIN } from '@/lib/constants';
 import { formatBytes, formatCount, niceScale } from '../usage-format';
-import { axisLabel, axisTicks, type Granularity, windowLabel } from '../usage-range';
+import { axisLabel, axisTicks, chartTimeZone, type Granularity, pointIndexAt, windowLabel } from '../usage-range';
 
 export interface UsagePoint {
   window_start: number;
@@ -11,6 +11,10 @@ export interface UsagePoint {
 }
 
 const BYTES_COLOR = '#eab308';
+/** The plot's margins and axis widths: the click position maps to a bar through them. */
+const MARGIN = { top: 8, right: 4, bottom: 0, left: 4 };
+const COUNT_AXIS_WIDTH = 44;
+const BYTES_AXIS_WIDTH = 64;
 const COUNT_COLOR = '#334155';
 
 /**
@@ -38,24 +42,31 @@ export function UsageChart({
   const bytesScale = niceScale(Math.max(0, ...points.map((p) => p.bytes)), USAGE_BYTES_AXIS_MIN);
   return (
     <figure aria-label={title} className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
-      <figcaption className="mb-2 text-sm font-medium text-slate-800">{title}</figcaption>
+      <figcaption className="mb-2 flex items-baseline justify-between gap-3">
+        <span className="text-sm font-medium text-slate-800">{title}</span>
+        <span className="shrink-0 text-xs text-slate-500">Time zone: {chartTimeZone()}</span>
+      </figcaption>
       {loading ? (
         <div data-testid="chart-skeleton" className="max-w-full" style={{ height: USAGE_CHART_HEIGHT, width: USAGE_CHART_SKELETON_WIDTH }}>
           <Skeleton className="size-full" />
         </div>
       ) : (
-        <div data-testid="usage-chart" style={{ cursor: drillable ? 'pointer' : 'default' }}>
-          <ResponsiveContainer width="100%" height={USAGE_CHART_HEIGHT} minWidth={USAGE_CHART_MIN_WIDTH}>
-            <ComposedChart
-              data={points}
-              margin={{ top: 8, right: 4, bottom: 0, left: 4 }}
-              onClick={(state) => {
-                if (!onDrillDown) return;
-                const index = Number(state.activeTooltipIndex ?? state.activeIndex);
-                const point = Number.isInteger(index) ? points[index] : undefined;
-                if (point) onDrillDown(point.window_start);
-              }}
-            >
+        <div
+          data-testid="usage-chart"
+          style={{ cursor: drillable ? 'pointer' : 'default' }}
+          // The bar under the pointer, from the click's own position: the chart's hover state is
+          // empty when no mouse move came first, and must never be read as the first bar.
+          onClick={(event) => {
+            if (!onDrillDown) return;
+            const box = event.currentTarget.getBoundingClientRect();
+            const plotLeft = MARGIN.left + COUNT_AXIS_WIDTH;
+            const plotWidth = box.width - plotLeft - MARGIN.right - BYTES_AXIS_WIDTH;
+            const index = pointIndexAt(event.clientX - box.left - plotLeft, plotWidth, points.length);
+            if (index !== null) onDrillDown(points[index]!.window_start);
+          }}
+        >
+          <ResponsiveContainer width="100%" height={USAGE_CHART_HEIGHT} minWidth={USAGE_CHART_MIN_WIDTH} initialDimension={{ width: USAGE_CHART_MIN_WIDTH, height: USAGE_CHART_HEIGHT }}>
+            <ComposedChart data={points} margin={MARGIN}>
               <CartesianGrid stroke="#e2e8f0" vertical={false} />
               <XAxis
                 dataKey="window_start"
@@ -75,7 +86,7 @@ export function UsageChart({
                 tick={{ fontSize: 11, fill: '#64748b' }}
                 tickLine={false}
                 axisLine={false}
-                width={44}
+                width={COUNT_AXIS_WIDTH}
               />
               <YAxis
                 yAxisId="bytes"
@@ -86,7 +97,7 @@ export function UsageChart({
                 tick={{ fontSize: 11, fill: '#a16207' }}
                 tickLine={false}
                 axisLine={false}
-                width={64}
+                width={BYTES_AXIS_WIDTH}
               />
               <Tooltip content={({ active, payload }) => <DarkTooltip active={active} payload={payload as DarkTooltipPayload} granularity={granularity} />} cursor={{ fill: 'rgba(148, 163, 184, 0.15)' }} />
               {/* Bars under the yellow bytes line; in the line view the count line is drawn over it. */}

@@ -52,8 +52,8 @@ export function UsageHistory({
 
   return (
     <section aria-labelledby="usage-history-title" className="flex flex-col gap-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-      <header className="flex flex-wrap items-start justify-between gap-3">
-        <div>
+      <header className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
           <h2 id="usage-history-title" className="text-base font-semibold text-slate-900">
             History
           </h2>
@@ -63,6 +63,11 @@ export function UsageHistory({
       </header>
       <HistoryControls range={range} onChange={onRangeChange}>
         {controls}
+        {filter.length > 0 ? (
+          <button type="button" onClick={() => setFilter([])} className="ml-auto h-9 rounded-md px-3 text-sm font-medium text-slate-700 hover:bg-slate-100">
+            Show all
+          </button>
+        ) : null}
       </HistoryControls>
       <MetricTiles metrics={metrics} totals={status === 'success' ? data?.totals : undefined} filter={filter} onFilterChange={setFilter} />
       {status === 'error' ? (

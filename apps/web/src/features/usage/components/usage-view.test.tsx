@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CurrentOrganization } from '@/lib/current-organization';
 import { setSessionToken } from '@/lib/session';
 import { UsageView } from './usage-view';
@@ -65,7 +65,8 @@ describe('Usage screen', () => {
     expect((card).textContent).toContain('All time42');
     expect((card).textContent).toContain('Billing cycle40');
     await waitFor(() => expect(within(screen.getByRole('button', { name: 'Rerank tile' })).getByTestId('tile-count').textContent).toBe('3'));
-    expect(client.post).toHaveBeenCalledWith('/usage/models/reranker', { body: expect.objectContaining({ aggregation_window: 'daily' }) });
+    // Days are asked for by the hour and folded into local days (usage-range.ts).
+    expect(client.post).toHaveBeenCalledWith('/usage/models/reranker', { body: expect.objectContaining({ aggregation_window: 'hourly' }) });
     expect(client.post.mock.calls.find(([path]) => path === '/usage/models/reranker')![1]!.body).not.toHaveProperty('collection_names');
   });
 
@@ -172,5 +173,67 @@ describe('Usage screen', () => {
     expect(hours[12]).toBe('12pm');
     expect(hours[23]).toBe('11pm');
     expect(client.post).toHaveBeenLastCalledWith('/usage/models/reranker', { body: expect.objectContaining({ aggregation_window: 'minutely' }) });
+  });
+});
+
+// The History in two time zones (TZ is set for these tests): the request, the bars, the title and
+// the axis are the same local days, and a click drills into the bar under the pointer.
+describe.each(['America/Los_Angeles', 'Asia/Kolkata'])('Usage history in %s', (zone) => {
+  const originalZone = process.env.TZ;
+  const local = (y: number, m: number, d: number, h = 0) => new Date(y, m - 1, d, h).getTime() / 1000;
+  beforeEach(() => {
+    process.env.TZ = zone;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(2026, 10, 22, 17, 30));
+    answerAll();
+    // Answers like the server: windows of the asked size from start_time, one call in the last.
+    answers.set('/usage/models/reranker', async () => {
+      const { body } = client.post.mock.calls.filter(([path]) => path === '/usage/models/reranker').at(-1)![1];
+      const size = body.aggregation_window === 'hourly' ? 3600 : body.aggregation_window === 'minutely' ? 60 : 86_400;
+      const windows = Math.floor(((body.end_time as number) - (body.start_time as number)) / size) + 1;
+      const history = Array.from({ length: windows }, (_, k) => ({ window_start: (body.start_time as number) + k * size, stats: { rerank: { count: k === windows - 1 ? 1 : 0, bytes: 0 } } }));
+      return { granularity: body.aggregation_window, start_time: body.start_time, end_time: body.end_time, history, totals: { rerank: { count: 1, bytes: 0 } } };
+    });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    process.env.TZ = originalZone;
+  });
+  const lastRerankBody = () => client.post.mock.calls.filter(([path]) => path === '/usage/models/reranker').at(-1)![1]!.body;
+  /** Clicks the chart `fraction` of the way across its plot (48 px of margin and count axis on the left, 68 on the right). */
+  function clickChartAt(fraction: number) {
+    const chart = screen.getByTestId('usage-chart');
+    const width = 48 + 300 + 68;
+    chart.getBoundingClientRect = () => ({ left: 0, top: 0, right: width, bottom: 240, width, height: 240, x: 0, y: 0, toJSON: () => ({}) });
+    fireEvent.click(chart, { clientX: 48 + 300 * fraction, clientY: 100 });
+  }
+
+  it('asks for the 30 local days it shows, titles them and names the time zone', async () => {
+    renderView();
+    const figure = await screen.findByRole('figure');
+    expect(figure.getAttribute('aria-label')).toBe('Rerank · Oct 24 – Nov 22, 2026');
+    expect(figure.textContent).toMatch(zone === 'Asia/Kolkata' ? /Time zone: Asia\/(Kolkata|Calcutta)/ : /Time zone: America\/Los_Angeles/);
+    expect(lastRerankBody()).toMatchObject({ start_time: local(2026, 10, 24), end_time: local(2026, 11, 23) - 1 });
+    await waitFor(() => expect(screen.getByTestId('usage-chart')).toBeTruthy());
+  });
+
+  it('a click on the last day, without a hover first, drills into that day; a click on an hour into that hour', async () => {
+    renderView();
+    await screen.findByTestId('usage-chart');
+    clickChartAt(0.99);
+    await waitFor(() => expect(screen.getByRole('figure').getAttribute('aria-label')).toBe('Rerank · Nov 22, 2026, by hour'));
+    expect(screen.getByRole('button', { name: 'hr' }).getAttribute('aria-pressed')).toBe('true');
+    expect(lastRerankBody()).toMatchObject({ start_time: local(2026, 11, 22), end_time: local(2026, 11, 23) - 1, aggregation_window: 'hourly' });
+    await screen.findByTestId('usage-chart');
+    clickChartAt(18.5 / 24);
+    await waitFor(() => expect(screen.getByRole('figure').getAttribute('aria-label')).toBe('Rerank · Nov 22, 2026, 6pm – 7pm, by minute'));
+    expect(lastRerankBody()).toMatchObject({ start_time: local(2026, 11, 22, 18), aggregation_window: 'minutely' });
+  });
+
+  it('a click in the middle of the range drills into the middle day, not the first', async () => {
+    renderView();
+    await screen.findByTestId('usage-chart');
+    clickChartAt(15.5 / 30);
+    await waitFor(() => expect(screen.getByRole('figure').getAttribute('aria-label')).toBe('Rerank · Nov 8, 2026, by hour'));
   });
 });

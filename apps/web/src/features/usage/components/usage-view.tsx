@@ -1,6 +1,7 @@
 import { DOCUMENT_USAGE_METRICS, QUERY_USAGE_METRICS, RERANK_USAGE_METRICS, type UsageAmount, type UsageMetricKey } from '@sift/contracts';
 import { type UseQueryResult, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
+import { NoOrganization } from '@/components/no-organization';
 import { Page } from '@/components/ui/page';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useCurrentOrganization } from '@/lib/current-organization';
@@ -9,11 +10,12 @@ import { modelsUsageCountersQuery } from '../api/get-models-usage-counters';
 import { queryUsageQuery } from '../api/get-query-usage';
 import { rerankUsageQuery } from '../api/get-rerank-usage';
 import { usageCountersQuery } from '../api/get-usage-counters';
-import { allCollections, type CollectionSelection, collectionNamesOf } from '../collection-selection';
+import { CollectionPicker } from '@/components/collection-picker';
+import { allCollections, type CollectionSelection, collectionNamesOf } from '@/components/collection-selection';
 import { usageMessages } from '../usage-messages';
-import { defaultRange, type HistoryRange, requestTimes } from '../usage-range';
-import { CollectionPicker } from './collection-picker';
+import { defaultRange, type HistoryRange } from '../usage-range';
 import type { UsagePoint } from './usage-chart';
+import { labelled } from './history-controls';
 import { type HistoryData, UsageHistory } from './usage-history';
 import { UsageSummaryCards } from './usage-summary-cards';
 
@@ -63,7 +65,7 @@ function historyData(histories: (History | undefined)[], updatedAt: number): His
  * to the Search API histories.
  */
 export function UsageView() {
-  const { organizationId, workingKey, collectionsList } = useCurrentOrganization();
+  const { organizationId, workingKey, noOrganization } = useCurrentOrganization();
   const queryClient = useQueryClient();
   const [tab, setTab] = useState<Tab>('models');
   const [range, setRange] = useState<HistoryRange>(() => defaultRange());
@@ -84,7 +86,13 @@ export function UsageView() {
     }
   }, [queryClient]);
 
-  const times = requestTimes(range);
+  if (noOrganization) {
+    return (
+      <Page title="Usage">
+        <NoOrganization />
+      </Page>
+    );
+  }
   const shared = { range, onRangeChange: setRange, refreshing, onRefresh: refresh };
 
   return (
@@ -95,15 +103,13 @@ export function UsageView() {
           <TabsTrigger value="search-api">Search API</TabsTrigger>
         </TabsList>
         <TabsContent value="models" className="flex flex-col gap-6 pt-6">
-          <ModelsTab organizationId={organizationId} workingKey={workingKey} times={times} {...shared} />
+          <ModelsTab organizationId={organizationId} workingKey={workingKey} {...shared} />
         </TabsContent>
         <TabsContent value="search-api" className="flex flex-col gap-6 pt-6">
           <UsageSummaryCards metrics={SEARCH_API_METRICS} counters={counters.data} status={statusOf(organizationId, counters)} />
           <SearchApiHistory
             organizationId={organizationId}
             workingKey={workingKey}
-            times={times}
-            collectionsList={collectionsList}
             collections={collections}
             onCollectionsChange={setCollections}
             {...shared}
@@ -117,7 +123,6 @@ export function UsageView() {
 interface TabProps {
   organizationId: string | null;
   workingKey: string | null;
-  times: ReturnType<typeof requestTimes>;
   range: HistoryRange;
   onRangeChange(range: HistoryRange): void;
   refreshing: boolean;
@@ -127,17 +132,14 @@ interface TabProps {
 function SearchApiHistory({
   organizationId,
   workingKey,
-  times,
-  collectionsList,
   collections,
   onCollectionsChange,
   ...shared
-}: TabProps & { collectionsList: string[]; collections: CollectionSelection; onCollectionsChange(selection: CollectionSelection): void }) {
-  const collectionNames = collectionNamesOf(collections);
+}: TabProps & { collections: CollectionSelection; onCollectionsChange(selection: CollectionSelection): void }) {
   // With All, the list is left out of the request; otherwise it is sent, empty when none is chosen.
-  const body = collectionNames ? { ...times, collection_names: collectionNames } : times;
-  const documents = useQuery(documentUsageQuery({ organizationId, workingKey, body }));
-  const queries = useQuery(queryUsageQuery({ organizationId, workingKey, body }));
+  const request = { organizationId, workingKey, range: shared.range, collectionNames: collectionNamesOf(collections) };
+  const documents = useQuery(documentUsageQuery(request));
+  const queries = useQuery(queryUsageQuery(request));
   const status = statusOf(organizationId, documents, queries);
   const updatedAt = Math.min(documents.dataUpdatedAt, queries.dataUpdatedAt);
   return (
@@ -148,16 +150,21 @@ function SearchApiHistory({
       error={(documents.error ?? queries.error)?.message ?? null}
       failureTitle={usageMessages.loadUsageFailed}
       data={status === 'success' ? historyData([documents.data, queries.data], updatedAt) : undefined}
-      controls={<CollectionPicker collections={collectionsList} selection={collections} onChange={onCollectionsChange} />}
+      controls={
+        <div className={labelled}>
+          <span aria-hidden>Collections</span>
+          <CollectionPicker selection={collections} onSelectionChange={onCollectionsChange} />
+        </div>
+      }
       {...shared}
     />
   );
 }
 
-function ModelsTab({ organizationId, workingKey, times, ...shared }: TabProps) {
+function ModelsTab({ organizationId, workingKey, ...shared }: TabProps) {
   const counters = useQuery(modelsUsageCountersQuery(organizationId, workingKey));
   useLoggedFailure(counters.error);
-  const rerank = useQuery(rerankUsageQuery({ organizationId, workingKey, body: times }));
+  const rerank = useQuery(rerankUsageQuery({ organizationId, workingKey, range: shared.range }));
   const status = statusOf(organizationId, rerank);
   return (
     <>

@@ -1,0 +1,31 @@
+import { analyze, bm25Weight, queryTerms } from '../db/search/analyzer.ts';
+import type { FilterNode } from '../db/search/filter-node.ts';
+import { searchIndex, type WeightedTerm } from '../db/search/index.ts';
+import type { Database } from '../db/schema.ts';
+import { queryWeights, relevanceModel, RM3_EXPANSION_TERMS, RM3_FEEDBACK_DOCUMENTS, RM3_MAX_DOCUMENT_SHARE, rm3Query } from './relevance-feedback.ts';
+
+/**
+ * `latency_mode: "high"`: the query expanded by RM3 pseudo-relevance feedback (relevance-feedback.ts),
+ * for a second pass at any granularity. The first pass ranks the collection's coarse snippets
+ * (passages of about 2,000 characters) by BM25 with the query's own term frequencies, the query
+ * model RM3 interpolates; the best RM3_FEEDBACK_DOCUMENTS of them are the feedback. Passages
+ * rather than whole documents or the asked granularity: on CISI they gave the best second pass at
+ * every granularity (README), and their text is bounded whatever the documents' size, so the
+ * cost is too. Everything here is deterministic and reads the same statistics on both databases.
+ */
+
+/** Relevance-model terms whose document frequency is looked up, before the too-common ones are left out. */
+const CANDIDATE_TERMS = 3 * RM3_EXPANSION_TERMS;
+
+/** The weighted terms of the expanded query; empty when the query has no searchable term. */
+export async function expandedQuery(database: Database, collectionId: string, query: string, filter: FilterNode | null): Promise<WeightedTerm[]> {
+  const kept = new Set(queryTerms(query));
+  const terms = analyze(query).filter((term) => kept.has(term));
+  if (terms.length === 0) return [];
+  const index = searchIndex(database);
+  const feedback = await index.topSnippets({ collectionId, query, filter, granularity: 'coarse', k: RM3_FEEDBACK_DOCUMENTS, terms: queryWeights(terms) });
+  if (feedback.length === 0) return queryWeights(terms);
+  const model = relevanceModel(feedback.map((hit) => ({ terms: analyze(hit.content), score: bm25Weight(hit.score) }))).slice(0, CANDIDATE_TERMS);
+  const statistics = await index.termStatistics(collectionId, 'coarse', model.map(([term]) => term));
+  return rm3Query(terms, model, (term) => (statistics.frequencies.get(term) ?? 0) > RM3_MAX_DOCUMENT_SHARE * statistics.rows);
+}

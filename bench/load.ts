@@ -1,0 +1,292 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
+import { type BenchDocument, generateCorpus, generateQueries, textGenerator } from './support/corpus.ts';
+import { buildFloor, floorThroughput } from './support/floor.ts';
+import { ingest, type IngestFigures } from './support/ingest.ts';
+import { dialectFromArguments, type Sift, startSift } from './support/sift.ts';
+import { banner, inSeries, progress, round, sleep } from './support/stats.ts';
+
+/**
+ * Load benchmark (issue #13), `npm run bench -- load [--postgres] [--skip-large]`.
+ * 1. The floor: FTS5 in this process on the same 10 MB corpus (a file holding only its rows),
+ *    one reader thread per core, fine snippets k = 10: queries/s.
+ * 2. The fixed HTTP cost: the same load refused with 401 before any database work.
+ * 3. Sift at 50 connections (autocannon), top-snippets fine k = 10, for 20 s idle, then while
+ *    1,000 documents are ingested through the SDK (8 in flight): requests/s, p50, p99, failures,
+ *    and the ratio to the bound (floor and fixed cost in series).
+ * 4. Eight concurrent 60 MB uploads, four of them overwriting indexed documents: final statuses,
+ *    peak RSS of the server process, largest write-ahead log.
+ */
+
+const CONNECTIONS = 50;
+const K = 10;
+
+interface LoadFigures {
+  label: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  max: number;
+  over2s: number;
+  failed: number;
+  total: number;
+  seconds: number;
+}
+
+export interface LoadBenchResult {
+  dialect: string;
+  floorQps: number;
+  refusedRps: number;
+  bound: number;
+  idle: LoadFigures;
+  busy: LoadFigures;
+  ingestIdle: IngestFigures;
+  ingestBusy: IngestFigures;
+  large: LargeFigures | null;
+}
+
+interface LargeFigures {
+  statuses: Record<string, number>;
+  uploadFailures: string[];
+  errors: string[];
+  seconds: number;
+  peakRssMb: number;
+  peakWalMb: Record<string, number>;
+  overwrittenSearchable: string;
+}
+
+/** autocannon against top-snippets, rotating the queries; stops at `until` or after `seconds`. */
+function searchLoad(sift: Sift, options: { label: string; queries: string[]; key: string | null; seconds: number; until?: Promise<unknown> }): Promise<LoadFigures> {
+  let n = 0;
+  let over2s = 0;
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: sift.base,
+        connections: CONNECTIONS,
+        duration: options.seconds,
+        timeout: 30,
+        requests: [
+          {
+            method: 'POST',
+            path: '/v1/queries/top-snippets',
+            headers: { 'content-type': 'application/json', ...(options.key ? { authorization: `Bearer ${options.key}` } : {}) },
+            setupRequest: (request) => ({
+              ...request,
+              body: JSON.stringify({ collection_name: 'load', query: options.queries[n++ % options.queries.length], k: K, precise_responses: true }),
+            }),
+          },
+        ],
+      },
+      (error, result) => {
+        if (error) return reject(error);
+        const failed = options.key ? result.non2xx + result.errors + result.timeouts : result.errors + result.timeouts + result['2xx'];
+        resolve({
+          label: options.label,
+          requestsPerSecond: result.requests.total / result.duration,
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          max: result.latency.max,
+          over2s,
+          failed,
+          total: result.requests.total,
+          seconds: result.duration,
+        });
+      },
+    );
+    instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
+      if (responseTime > 2000) over2s++;
+    });
+    void options.until?.then(() => instance.stop());
+  });
+}
+
+export async function runLoadBench(): Promise<LoadBenchResult> {
+  const dialect = dialectFromArguments();
+  const floorDir = mkdtempSync(join(tmpdir(), 'sift-floor-'));
+  const cores = availableParallelism();
+  const corpus = generateCorpus('small', 10, 21, 'load');
+  const queries = generateQueries(500, 23);
+
+  progress('floor: indexing the 10 MB corpus');
+  const floor = buildFloor(corpus, floorDir, 'load');
+  floor.close();
+  progress(`floor: ${cores} reader threads`);
+  const floorQps = await floorThroughput(floor.path, 'fine', queries, K, cores, 10);
+
+  const sift = await startSift({ dialect, organizations: ['Load'], env: process.env.SIFT_BENCH_LOG_LEVEL ? { LOG_LEVEL: process.env.SIFT_BENCH_LOG_LEVEL } : {} });
+  try {
+    const client = sift.sdk('Load');
+    const key = sift.keys.Load!;
+    await client.collections.add({ collection_name: 'load' });
+    progress(`Sift: ingesting the ${corpus.length} documents of the 10 MB corpus`);
+    await ingest(client, 'load', corpus);
+
+    progress('fixed HTTP cost: 401s for 10 s');
+    const refused = await searchLoad(sift, { label: 'refused with 401 (no API key)', queries, key: null, seconds: 10 });
+    const bound = inSeries(floorQps, refused.requestsPerSecond);
+
+    // Ingestion alone, for the rate it must keep under load (1,000 documents of 2-8 KB).
+    const idleBatch = generateCorpus('small', 5, 31, 'idle').slice(0, 1000);
+    const busyBatch = generateCorpus('small', 5, 37, 'busy').slice(0, 1000);
+    await client.collections.add({ collection_name: 'ingest-idle' });
+    await client.collections.add({ collection_name: 'ingest-busy' });
+    progress('ingesting 1,000 documents without searches');
+    const ingestIdle = await ingest(client, 'ingest-idle', idleBatch);
+
+    progress(`Sift idle: ${CONNECTIONS} connections for 20 s`);
+    const idle = await searchLoad(sift, { label: 'Sift, idle', queries, key, seconds: 20 });
+
+    progress('Sift while ingesting 1,000 documents (8 in flight)');
+    const ingesting = ingest(client, 'ingest-busy', busyBatch);
+    const busy = await searchLoad(sift, { label: 'Sift, ingesting 1,000 documents', queries, key, seconds: 600, until: ingesting });
+    const ingestBusy = await ingesting;
+
+    const large = process.argv.includes('--skip-large') ? null : await largeUploads(sift);
+    const result: LoadBenchResult = { dialect, floorQps, refusedRps: refused.requestsPerSecond, bound, idle, busy, ingestIdle, ingestBusy, large };
+    printLoad(result, cores);
+    return result;
+  } finally {
+    await sift.stop();
+    rmSync(floorDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Eight 60 MB text documents uploaded at once; four replace documents already indexed (1 MB each,
+ * each with a word of its own, searched for while the new versions are processed).
+ */
+async function largeUploads(sift: Sift): Promise<LargeFigures> {
+  const client = sift.sdk('Load');
+  const key = sift.keys.Load!;
+  await client.collections.add({ collection_name: 'large' });
+  const generate = textGenerator(41);
+  const marker = (i: number) => `zzmarker${'abcdefgh'[i]}`;
+  const originals: BenchDocument[] = Array.from({ length: 4 }, (_, i) => {
+    const text = `${marker(i)} ${generate.text(1_000_000)}`;
+    return { path: `large/${i}.txt`, content: { type: 'text', text }, pages: [text], bytes: Buffer.byteLength(text) };
+  });
+  progress('large: four 1 MB documents to overwrite');
+  await ingest(client, 'large', originals);
+
+  progress('large: generating 8 x 60 MB');
+  const size = 60_000_000;
+  const pool = generate.text(size + 8 * 100_000);
+  const documents = Array.from({ length: 8 }, (_, i) => {
+    const text = pool.slice(i * 100_000, i * 100_000 + size);
+    return { path: `large/${i}.txt`, content: { type: 'text' as const, text } };
+  });
+  progress('large: uploading 8 x 60 MB at once');
+  const started = performance.now();
+  const uploadFailures: string[] = [];
+  let checking = true;
+  // Meanwhile: are the overwritten documents' previous versions still found?
+  const checks = (async () => {
+    let rounds = 0;
+    let found = 0;
+    while (checking) {
+      for (let i = 0; i < 4; i++) {
+        const hits = await sift
+          .post<{ results: { path: string }[] }>('/queries/top-documents', { collection_name: 'large', query: marker(i), k: 1 }, key)
+          .catch(() => ({ results: [] }));
+        if (hits.results.length > 0) found++;
+      }
+      rounds++;
+      await sleep(2000);
+    }
+    return `${found} of ${rounds * 4} searches for a replaced version's own word found it`;
+  })();
+  await Promise.all(
+    documents.map((document) =>
+      client.documents
+        .add({ collection_name: 'large', path: document.path, content: document.content, overwrite: true })
+        .catch((error: Error) => uploadFailures.push(`${document.path}: ${error.message.slice(0, 120)}`)),
+    ),
+  );
+  const deadline = started + Number(process.env.SIFT_BENCH_LARGE_TIMEOUT ?? 300) * 1000;
+  const finalStatuses = new Set(['indexed', 'parsing_failed', 'indexing_failed']);
+  let infos: { index_status: string; error?: string | null }[] = [];
+  for (;;) {
+    infos = await Promise.all(
+      documents.map((document) =>
+        client.documents
+          .getInfo({ collection_name: 'large', path: document.path })
+          .then((info) => info.document as { index_status: string; error?: string | null })
+          .catch(() => ({ index_status: 'missing' })),
+      ),
+    );
+    if (infos.every((info) => finalStatuses.has(info.index_status)) || performance.now() > deadline) break;
+    await sleep(1000);
+  }
+  checking = false;
+  const overwrittenSearchable = await checks;
+  const statuses: Record<string, number> = {};
+  for (const info of infos) statuses[info.index_status] = (statuses[info.index_status] ?? 0) + 1;
+  return {
+    statuses,
+    uploadFailures,
+    errors: [...new Set(infos.map((info) => info.error).filter((error): error is string => !!error))],
+    seconds: (performance.now() - started) / 1000,
+    peakRssMb: sift.monitor.peakRssMb,
+    peakWalMb: { ...sift.monitor.peakWalMb },
+    overwrittenSearchable,
+  };
+}
+
+function printLoad(result: LoadBenchResult, cores: number): void {
+  console.log(`\nLoad on ${result.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'}: top-snippets fine, k = ${K}, ${CONNECTIONS} connections (autocannon in this process), 10 MB corpus of 2-8 KB documents`);
+  banner();
+  console.log(`Floor (FTS5 in process, ${cores} reader threads): ${round(result.floorQps, 0)} queries/s`);
+  console.log(`Fixed HTTP cost (refused with 401): ${round(result.refusedRps, 0)} requests/s`);
+  console.log(`Bound (the two in series, 1/(1/a + 1/b)): ${round(result.bound, 0)} requests/s; target >= 50% of it, no failed request`);
+  console.table(
+    [result.idle, result.busy].map((row) => ({
+      run: row.label,
+      's': round(row.seconds, 1),
+      requests: row.total,
+      'req/s': round(row.requestsPerSecond, 0),
+      'p50 ms': row.p50,
+      'p99 ms': row.p99,
+      'max ms': row.max,
+      '> 2 s': row.over2s,
+      failed: row.failed,
+      'of bound': `${round((row.requestsPerSecond / result.bound) * 100, 1)}%`,
+    })),
+  );
+  console.log(`Targets while ingesting: req/s >= half of idle (${round((result.busy.requestsPerSecond / result.idle.requestsPerSecond) * 100, 1)}% now), no search over 2 s, ingestion >= a quarter of its idle rate:`);
+  console.table(
+    [
+      { run: '1,000 documents, no searches', ...ingestRow(result.ingestIdle) },
+      { run: '1,000 documents under the search load', ...ingestRow(result.ingestBusy) },
+    ],
+  );
+  console.log(`ingestion under load: ${round((result.ingestBusy.documentsPerSecond / result.ingestIdle.documentsPerSecond) * 100, 1)}% of its idle rate`);
+  if (!result.large) return;
+  const large = result.large;
+  console.log('\nEight concurrent 60 MB uploads, four overwriting indexed documents (targets: all indexed, peak RSS < 1.5 GB, WAL < 512 MB)');
+  console.table([
+    {
+      'final statuses': Object.entries(large.statuses).map(([status, count]) => `${count} ${status}`).join(', '),
+      's': round(large.seconds, 1),
+      'peak RSS MB': round(large.peakRssMb, 0),
+      'largest WAL MB': round(Math.max(0, ...Object.values(large.peakWalMb)), 0),
+      'upload failures': large.uploadFailures.length,
+    },
+  ]);
+  console.log(`WAL peaks: ${Object.entries(large.peakWalMb).map(([name, mb]) => `${name} ${round(mb, 0)} MB`).join(', ') || 'none'}`);
+  console.log(`Replaced versions while the new ones were processed: ${large.overwrittenSearchable}`);
+  for (const failure of large.uploadFailures) console.log(`upload failed: ${failure}`);
+  for (const error of large.errors) console.log(`document error: ${error}`);
+}
+
+const ingestRow = (figures: IngestFigures) => ({
+  's': round(figures.seconds),
+  'docs/s': round(figures.documentsPerSecond, 1),
+  'MB/s': round(figures.megabytesPerSecond),
+  failed: figures.failedUploads + figures.failedDocuments,
+});
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await runLoadBench();

@@ -1,0 +1,225 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import ZeroEntropy from 'zeroentropy';
+import { createKeyring } from '../../apps/server/src/auth/keyring.ts';
+import { openDatabase } from '../../apps/server/src/db/database.ts';
+import { bootstrap } from '../../apps/server/src/domain/bootstrap.ts';
+import { sleep } from './stats.ts';
+
+/**
+ * A real Sift server process for a benchmark, on a temporary data folder with SQLite, or on a
+ * fresh schema of PostgreSQL (`--postgres`, or SIFT_BENCH_POSTGRES=url; default URL
+ * postgres://postgres@127.0.0.1:5432/test). Organizations and their API keys are made before it
+ * starts. Ports come from SIFT_BENCH_PORT (default 8190) upwards.
+ */
+
+const SECRET = 'bench-secret-0123456789abcdef';
+const DEFAULT_POSTGRES = 'postgres://postgres@127.0.0.1:5432/test';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** The dialect asked for on the command line or in the environment. */
+export function dialectFromArguments(argv = process.argv): Dialect {
+  return argv.includes('--postgres') || process.env.SIFT_BENCH_POSTGRES ? 'postgres' : 'sqlite';
+}
+
+let nextPort = Number(process.env.SIFT_BENCH_PORT ?? 8190);
+
+export interface Sift {
+  base: string;
+  dialect: Dialect;
+  dataDir: string;
+  process: ChildProcess;
+  /** API key of each organization asked for, by name. */
+  keys: Record<string, string>;
+  sdk(organization: string): ZeroEntropy;
+  /** JSON POST to /v1 on a keep-alive agent: the leanest standard client, so latency is the server's. */
+  post<T = unknown>(path: string, body: unknown, key: string | null): Promise<T>;
+  /** Peak figures seen by the monitor since start (every 200 ms). */
+  monitor: Monitor;
+  stop(): Promise<void>;
+}
+
+export interface Monitor {
+  peakRssMb: number;
+  /** Largest size seen of each write-ahead log (SQLite: *-wal files; PostgreSQL: pg_wal). */
+  peakWalMb: Record<string, number>;
+  reset(): void;
+}
+
+export async function startSift(options: {
+  dialect: Dialect;
+  organizations: string[];
+  env?: Record<string, string>;
+  nodeOptions?: string[];
+}): Promise<Sift> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sift-bench-'));
+  const port = nextPort++;
+  const base = `http://127.0.0.1:${port}`;
+  const schema = options.dialect === 'postgres' ? await freshSchema() : null;
+  const databaseUrl = schema?.url;
+
+  const setup = await openDatabase({ dataDir, databaseUrl });
+  const keys: Record<string, string> = {};
+  for (const name of options.organizations) {
+    keys[name] = (await bootstrap(setup, createKeyring(SECRET), { email: `${name.toLowerCase()}@bench.example`, name, organizationName: name })).apiKey;
+  }
+  await setup.destroy();
+
+  const child = spawn(process.execPath, [...(options.nodeOptions ?? []), '--import', 'tsx', 'apps/server/src/main.ts'], {
+    env: {
+      ...process.env,
+      SIFT_DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SIFT_SECRET: SECRET,
+      LOG_LEVEL: 'warn',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...options.env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  await waitForServer(`${base}/openapi.json`, child);
+
+  const monitor = startMonitor(child.pid!, options.dialect === 'sqlite' ? dataDir : null, databaseUrl);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const post = <T>(path: string, body: unknown, key: string | null) =>
+    new Promise<T>((resolve, reject) => {
+      const payload = JSON.stringify(body);
+      const request = http.request(
+        `${base}/v1${path}`,
+        {
+          method: 'POST',
+          agent,
+          headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+        },
+        (response) => {
+          const parts: Buffer[] = [];
+          response.on('data', (part: Buffer) => parts.push(part));
+          response.on('end', () => {
+            const text = Buffer.concat(parts).toString('utf8');
+            if ((response.statusCode ?? 500) >= 300) reject(Object.assign(new Error(`${path}: ${response.statusCode} ${text.slice(0, 200)}`), { status: response.statusCode }));
+            else resolve(JSON.parse(text) as T);
+          });
+        },
+      );
+      request.on('error', reject);
+      request.end(payload);
+    });
+
+  return {
+    base,
+    dialect: options.dialect,
+    dataDir,
+    process: child,
+    keys,
+    sdk: (organization) => new ZeroEntropy({ apiKey: keys[organization]!, baseURL: `${base}/v1`, timeout: 600_000 }),
+    post,
+    monitor: monitor.figures,
+    async stop() {
+      agent.destroy();
+      monitor.stop();
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+      await schema?.drop();
+    },
+  };
+}
+
+async function waitForServer(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error('the server exited');
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await sleep(100);
+    }
+  }
+  throw new Error('the server did not start');
+}
+
+/** A fresh schema in the benchmark's PostgreSQL database, and a URL whose search_path is it. */
+async function freshSchema(): Promise<{ url: string; drop(): Promise<void> }> {
+  const baseUrl = process.env.SIFT_BENCH_POSTGRES || DEFAULT_POSTGRES;
+  const schema = `sift_bench_${randomBytes(6).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: baseUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create schema ${schema}`);
+  const url = new URL(baseUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return { url: url.toString(), drop: () => admin(`drop schema if exists ${schema} cascade`) };
+}
+
+/** Samples the server's resident memory and the write-ahead logs' sizes every 200 ms. */
+function startMonitor(pid: number, sqliteDir: string | null, databaseUrl: string | undefined) {
+  const figures: Monitor = {
+    peakRssMb: 0,
+    peakWalMb: {},
+    reset() {
+      figures.peakRssMb = 0;
+      figures.peakWalMb = {};
+    },
+  };
+  const pgClient = databaseUrl ? new pg.Client({ connectionString: databaseUrl }) : null;
+  const pgReady = pgClient?.connect().catch(() => null);
+  let pgBusy = false;
+  const note = (name: string, bytes: number) => {
+    figures.peakWalMb[name] = Math.max(figures.peakWalMb[name] ?? 0, bytes / 1e6);
+  };
+  const timer = setInterval(() => {
+    try {
+      // Every thread of the process shares one address space: VmRSS is the process's.
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      figures.peakRssMb = Math.max(figures.peakRssMb, kb / 1024);
+    } catch {
+      // the process has exited
+    }
+    if (sqliteDir) {
+      for (const name of readdirSync(sqliteDir)) {
+        if (!name.endsWith('-wal')) continue;
+        try {
+          note(name, statSync(join(sqliteDir, name)).size);
+        } catch {
+          // removed at a checkpoint
+        }
+      }
+    }
+    if (pgClient && !pgBusy) {
+      pgBusy = true;
+      void pgReady
+        ?.then(() => pgClient.query<{ bytes: string }>('select coalesce(sum(size), 0) as bytes from pg_ls_waldir()'))
+        .then((result) => note('pg_wal', Number(result.rows[0]?.bytes ?? 0)))
+        .catch(() => {})
+        .finally(() => {
+          pgBusy = false;
+        });
+    }
+  }, 200);
+  return {
+    figures,
+    stop() {
+      clearInterval(timer);
+      void pgReady?.then(() => pgClient?.end()).catch(() => {});
+    },
+  };
+}
