@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { embed } from '../apps/server/src/domain/models/embed.ts';
+import { embedTexts } from '../apps/server/src/domain/models/embed.ts';
 import { lexicalRelevance } from '../apps/server/src/domain/models/lexical-relevance.ts';
 import { random } from './random.ts';
 
@@ -69,7 +69,7 @@ export async function runModelsBench(): Promise<ModelsBenchRow[]> {
     [2560, 'base64'],
     [320, 'base64'],
   ] as const) {
-    const run = () => embed({ model: 'zembed-1', input_type: 'document', input: short, dimensions, encoding_format });
+    const run = () => embedTexts({ model: 'zembed-1', input_type: 'document', input: short, dimensions, encoding_format });
     const row = await timed(`embed, 1000 docs x 200 chars, ${dimensions} ${encoding_format}`, short, 3, run);
     rows.push(row);
   }

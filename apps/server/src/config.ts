@@ -26,6 +26,8 @@ const Env = z.object({
   SIFT_INGEST_THREADS: z.coerce.number().int().min(1).default(2),
   /** The admin API's bearer key (/v1/admin/*); unset, the admin API refuses every call. */
   SIFT_ADMIN_KEY: z.string().min(16).optional(),
+  /** SQLite: threads answering searches; unset, one per core. */
+  SIFT_SEARCH_THREADS: z.coerce.number().int().min(1).optional(),
   /** An S3-compatible object store for raw files (with DATABASE_URL; else they go into PostgreSQL). */
   S3_ENDPOINT: z.url().optional(),
   S3_BUCKET: z.string().optional(),
@@ -70,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     stripe: { secretKey: parsed.STRIPE_SECRET_KEY, webhookSecret: parsed.STRIPE_WEBHOOK_SECRET },
     ingestWorkers: parsed.SIFT_INGEST_WORKERS,
     ingestThreads: parsed.SIFT_INGEST_THREADS,
+    searchThreads: parsed.SIFT_SEARCH_THREADS,
     logLevel: parsed.LOG_LEVEL,
     adminKey: parsed.SIFT_ADMIN_KEY,
     storage: storageOf(parsed),

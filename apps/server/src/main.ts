@@ -24,8 +24,8 @@ if (ownIngestion) {
   if (requeued > 0) app.log.info(`ingest: ${requeued} interrupted document(s) back in the queue`);
 }
 // Several threads, so one indexes (the search file's lock) while another parses and writes rows.
-const ingestThreads = Array.from({ length: ownIngestion ? config.ingestThreads : 0 }, () =>
-  startIngestThread({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, storage: config.storage, concurrency: config.ingestWorkers, log: app.log }),
+const ingestThreads = Array.from({ length: ownIngestion ? config.ingestThreads : 0 }, (_, i) =>
+  startIngestThread({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, storage: config.storage, concurrency: config.ingestWorkers, checkpoints: i === 0, log: app.log }),
 );
 // Other servers' readiness sees that the queue is served.
 const heartbeat = ownIngestion ? startHeartbeat(database) : null;

@@ -2,6 +2,7 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { tuneForIngestion } from './db/queue.ts';
 import { startHeartbeat } from './ingest/heartbeat.ts';
+import { keepWriteAheadLogsSmall } from './db/wal-checkpoint.ts';
 import { recoverAtStart } from './domain/document-states.ts';
 import { startIngestWorkers } from './ingest/worker.ts';
 import { exitWithin } from './shutdown.ts';
@@ -23,6 +24,7 @@ const log = {
 if (database.dialect === 'sqlite') log.info('ingest: SQLite: make sure the server runs with SIFT_INGEST_WORKERS=0');
 const requeued = await recoverAtStart(database);
 if (requeued > 0) log.info(`ingest: ${requeued} interrupted document(s) back in the queue`);
+const logs = keepWriteAheadLogsSmall(database);
 const files = openFileStore(config.storage, database, config.dataDir);
 const workers = await startIngestWorkers({ database, files, concurrency: Math.max(1, config.ingestWorkers), log });
 const heartbeat = startHeartbeat(database);
@@ -37,6 +39,7 @@ const shutdown = async () => {
   await heartbeat.stop();
   await workers.stop({ graceMs: 5000 });
   await files.close();
+  logs.stop();
   await database.destroy();
   process.exit(0);
 };

@@ -391,7 +391,7 @@ describe('stripe billing', () => {
       },
     } as unknown as Stripe;
     const provider = createStripeProvider({ secretKey: 'sk_test_placeholder', webhookSecret }, client);
-    const answer = await subscribe(h.database, provider, owner.id, { organization_id: organizationId, subscription_type: 'starter' }, 'https://sift.test');
+    const answer = await subscribe(h.database, { billing: provider, userId: owner.id, dashboardUrl: 'https://sift.test' }, { organization_id: organizationId, subscription_type: 'starter' });
     expect(answer).toEqual({ redirect_url: 'https://checkout.stripe.test/c/pay/cs_test_1' });
     expect(calls.sessions[0]).toMatchObject({
       mode: 'subscription',
@@ -406,12 +406,12 @@ describe('stripe billing', () => {
       throw new Stripe.errors.StripeInvalidRequestError({ message: 'No such customer: cus_gone', type: 'invalid_request_error' });
     };
     await expect(
-      subscribe(h.database, provider, owner.id, { organization_id: organizationId, subscription_type: 'teams' }, 'https://sift.test'),
+      subscribe(h.database, { billing: provider, userId: owner.id, dashboardUrl: 'https://sift.test' }, { organization_id: organizationId, subscription_type: 'teams' }),
     ).rejects.toMatchObject({ status: 502, detail: 'Stripe refused the request: No such customer: cus_gone' });
 
     // The webhook brings the subscription; cancelling asks Stripe to end it at the period's end.
     await deliver(subscriptionEvent(organizationId, 'evt_checkout_sub', 'customer.subscription.created', { id: 'sub_999' }));
-    await cancelPlan(h.database, provider, owner.id, { organization_id: organizationId });
+    await cancelPlan(h.database, { billing: provider, userId: owner.id }, { organization_id: organizationId });
     expect(calls.updates).toEqual([['sub_999', { cancel_at_period_end: true }]]);
   });
 });

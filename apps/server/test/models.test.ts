@@ -13,7 +13,7 @@ beforeAll(async () => {
   h = await startHarness();
   org = await bootstrap(h.database, h.keyring, { email: 'models@example.com', name: 'Models', organizationName: 'Models' });
   readOnlyKey = (
-    await addApiKey(h.database, h.keyring, org.userId, { organization_id: org.organizationId, name: 'reader', permission: 'read_only' })
+    await addApiKey(h.database, { keyring: h.keyring, userId: org.userId }, { organization_id: org.organizationId, name: 'reader', permission: 'read_only' })
   ).api_key;
 });
 afterAll(() => h.close());

@@ -14,7 +14,7 @@ beforeAll(async () => {
   h = await startHarness();
   const org = await bootstrap(h.database, h.keyring, { email: 'parse@example.com', name: 'Parse', organizationName: 'Parse' });
   apiKey = org.apiKey;
-  readOnlyKey = (await addApiKey(h.database, h.keyring, org.userId, { organization_id: org.organizationId, name: 'r', permission: 'read_only' }))
+  readOnlyKey = (await addApiKey(h.database, { keyring: h.keyring, userId: org.userId }, { organization_id: org.organizationId, name: 'r', permission: 'read_only' }))
     .api_key;
 });
 afterAll(() => h.close());

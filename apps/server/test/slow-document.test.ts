@@ -23,7 +23,10 @@ afterAll(async () => {
   await h.close();
 });
 
-test('a document slower than the lease is processed once, by one worker, and ends indexed', { timeout: 120_000 }, async () => {
+// SQLite only: both workers share this test's thread, and with PostgreSQL's network round trips the
+// other worker's sweep can run before the holder's renewal after a synchronous step (chunking)
+// longer than this 300 ms lease. Real workers get a lease of 30 s plus 1 ms per 512 bytes.
+test.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('a document slower than the lease is processed once, by one worker, and ends indexed', { timeout: 120_000 }, async () => {
   await h.call('/v1/collections/add-collection', { collection_name: 'slow' }, f.keyA);
   const sentence = 'The keeper of the northern lighthouse logged every passing ship and storm. ';
   const pages = Array.from({ length: 300 }, (_, i) => `Page ${i}. ${sentence.repeat(130)}`);

@@ -6,15 +6,18 @@ import { migrations } from './migrations/index.ts';
 import { ensureSearchFile } from './search/sqlite-file.ts';
 import type { Database, DB } from './schema.ts';
 import { sqliteDialect } from './sqlite-dialect.ts';
+import { WAL_LIMIT_BYTES } from './wal-checkpoint.ts';
 
 export interface DatabaseOptions {
   dataDir: string;
   databaseUrl?: string;
+  /** SQLite: threads answering searches (default: one per core). */
+  searchThreads?: number;
 }
 
 /** Opens SQLite under the data folder (default) or PostgreSQL (DATABASE_URL), and migrates it. */
-export async function openDatabase({ dataDir, databaseUrl }: DatabaseOptions): Promise<Database> {
-  const database = databaseUrl?.startsWith('postgres') ? openPostgres(databaseUrl) : openSqlite(dataDir, databaseUrl);
+export async function openDatabase({ dataDir, databaseUrl, searchThreads }: DatabaseOptions): Promise<Database> {
+  const database = databaseUrl?.startsWith('postgres') ? openPostgres(databaseUrl) : { ...openSqlite(dataDir, databaseUrl), searchThreads };
   await migrate(database);
   if (database.sqlitePath) ensureSearchFile(database.sqlitePath);
   return database;
@@ -36,6 +39,8 @@ function openSqlite(dataDir: string, databaseUrl?: string): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  // A log reset after a checkpoint is cut back to this size (see wal-checkpoint.ts).
+  sqlite.pragma(`journal_size_limit = ${WAL_LIMIT_BYTES}`);
   const db = new Kysely<DB>({ dialect: sqliteDialect(sqlite) });
   return { db, dialect: 'sqlite', sqlitePath, destroy: () => db.destroy() };
 }

@@ -98,6 +98,9 @@ export async function renewLeases(database: Database, owner: string, documentIds
  */
 export async function requeueLeases(database: Database, options: { all: boolean; now: number; nowIso: string; maxAttempts: number; reason: string }): Promise<number> {
   const expired = options.all ? sql`lease_owner is not null` : sql`lease_owner is not null and lease_expires_at < ${options.now}`;
+  // PostgreSQL: a row locked by a transaction in progress belongs to a worker alive and writing
+  // it (its renewal waits for that lock too); it is skipped, not waited for.
+  const lock = database.dialect === 'postgres' ? sql`for update skip locked` : sql``;
   const result = await sql`
     update documents
     set index_status = case
@@ -105,7 +108,8 @@ export async function requeueLeases(database: Database, options: { all: boolean;
           else (case index_status when 'parsing' then 'not_parsed' else 'not_indexed' end) end,
         error = case when attempts >= ${options.maxAttempts} then ${options.reason} else error end,
         lease_owner = null, lease_expires_at = null, updated_at = ${options.nowIso}
-    where ${expired} and index_status in ('parsing', 'indexing')`.execute(database.db);
+    where seq in (select seq from documents where ${expired} and index_status in ('parsing', 'indexing') ${lock})
+      and ${expired} and index_status in ('parsing', 'indexing')`.execute(database.db);
   return Number(result.numAffectedRows ?? 0);
 }
 

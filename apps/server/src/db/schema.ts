@@ -18,5 +18,7 @@ export interface Database {
   sqlitePath?: string;
   /** PostgreSQL's connection pool, when PostgreSQL runs (shared limits, pool metrics). */
   pool?: Pool;
+  /** SQLite: reader threads answering searches (default: one per core). */
+  searchThreads?: number;
   destroy(): Promise<void>;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/schema.ts';
 import { nowIso } from './clock.ts';
 import { NotFound } from './errors.ts';
+import type { DashboardActor } from './dashboard-actor.ts';
 
 export interface User {
   id: string;
@@ -43,7 +44,7 @@ export async function getUser({ db }: Database, userId: string): Promise<User> {
 }
 
 /** The user with their organizations, oldest membership first (spec §7 get-user). */
-export async function getUserWithOrganizations(database: Database, userId: string) {
+export async function getUserWithOrganizations(database: Database, { userId }: Pick<DashboardActor, 'userId'>, _input: unknown = {}) {
   const user = await getUser(database, userId);
   const organizations = await database.db
     .selectFrom('memberships')

@@ -5,14 +5,14 @@ import { nowIso } from './clock.ts';
 import { NotFound, Unauthorized } from './errors.ts';
 import { requireOwner } from './memberships.ts';
 import { messages } from './messages.ts';
+import type { DashboardActor } from './dashboard-actor.ts';
 
 export type ApiKeyPermission = 'all' | 'read_only';
 
 /** A new key: shown whole to the organization's members, stored as a hash plus ciphertext. */
 export async function addApiKey(
   database: Database,
-  keyring: Keyring,
-  userId: string,
+  { keyring, userId }: Pick<DashboardActor, 'keyring' | 'userId'>,
   input: { organization_id: string; name: string; permission: ApiKeyPermission },
 ) {
   await requireOwner(database, userId, input.organization_id, messages.onlyOwnersManageKeys);
@@ -41,7 +41,7 @@ export async function insertApiKey(
   return { id: row.id, name: row.name, api_key: apiKey, created_at: row.created_at, permission: row.permission };
 }
 
-export async function deleteApiKey(database: Database, userId: string, input: { organization_id: string; api_key_id: string }) {
+export async function deleteApiKey(database: Database, { userId }: Pick<DashboardActor, 'userId'>, input: { organization_id: string; api_key_id: string }) {
   await requireOwner(database, userId, input.organization_id, messages.onlyOwnersManageKeys);
   const { numDeletedRows } = await database.db
     .deleteFrom('api_keys')
@@ -54,7 +54,7 @@ export async function deleteApiKey(database: Database, userId: string, input: { 
 
 export async function updateApiKey(
   database: Database,
-  userId: string,
+  { userId }: Pick<DashboardActor, 'userId'>,
   input: { organization_id: string; api_key_id: string; name?: string; permission?: ApiKeyPermission },
 ) {
   await requireOwner(database, userId, input.organization_id, messages.onlyOwnersManageKeys);

@@ -7,6 +7,7 @@ import type { Database, DB } from '../db/schema.ts';
 import { nowIso } from './clock.ts';
 import { Conflict, Forbidden, Invalid, NotFound } from './errors.ts';
 import { requireMember, requireOwner } from './memberships.ts';
+import type { DashboardActor } from './dashboard-actor.ts';
 
 /** What billing answers when it refuses (spec §6 leaves who may subscribe open: owners may). */
 export const billingMessages = {
@@ -33,7 +34,7 @@ export async function currentBillingPeriod(database: Database, organizationId: s
 }
 
 /** spec §7 /billing/status: any member reads the plan, the trial's end and the invoices (newest first). */
-export async function getBillingStatus(database: Database, userId: string, input: { organization_id: string }) {
+export async function getBillingStatus(database: Database, { userId }: Pick<DashboardActor, 'userId'>, input: { organization_id: string }) {
   await requireMember(database, userId, input.organization_id);
   const { db } = database;
   const now = new Date();
@@ -62,10 +63,8 @@ export async function getBillingStatus(database: Database, userId: string, input
  */
 export async function subscribe(
   database: Database,
-  provider: BillingProvider,
-  userId: string,
+  { billing: provider, userId, dashboardUrl }: Pick<DashboardActor, 'billing' | 'userId' | 'dashboardUrl'>,
   input: { organization_id: string; subscription_type: SubscriptionType },
-  dashboardUrl: string,
 ) {
   await requireOwner(database, userId, input.organization_id, billingMessages.onlyOwnersManageBilling);
   const target = input.subscription_type;
@@ -96,7 +95,7 @@ export async function subscribe(
 }
 
 /** spec §7 /billing/pause: an owner cancels; the plan returns to none at the end of the period. */
-export async function cancelPlan(database: Database, provider: BillingProvider, userId: string, input: { organization_id: string }) {
+export async function cancelPlan(database: Database, { billing: provider, userId }: Pick<DashboardActor, 'billing' | 'userId'>, input: { organization_id: string }) {
   await requireOwner(database, userId, input.organization_id, billingMessages.onlyOwnersManageBilling);
   const row = await loadSubscription(database.db, input.organization_id);
   const state = subscriptionState(row, new Date());

@@ -22,11 +22,11 @@ export async function bootstrap(
     .where('memberships.permission', '=', 'OWNER')
     .where('organizations.name', '=', input.organizationName)
     .executeTakeFirst();
-  const organizationId = owned?.id ?? (await createOrganization(database, user.id, { name: input.organizationName })).id;
-  const info = await getOrganizationInfo(database, keyring, user.id, organizationId);
+  const organizationId = owned?.id ?? (await createOrganization(database, { userId: user.id }, { name: input.organizationName })).id;
+  const info = await getOrganizationInfo(database, { keyring, userId: user.id }, { organization_id: organizationId });
   const existing = info.api_keys.find((key) => key.permission === 'all');
   const apiKey =
     existing?.api_key ??
-    (await addApiKey(database, keyring, user.id, { organization_id: organizationId, name: 'bootstrap', permission: 'all' })).api_key;
+    (await addApiKey(database, { keyring, userId: user.id }, { organization_id: organizationId, name: 'bootstrap', permission: 'all' })).api_key;
   return { userId: user.id, organizationId, apiKey };
 }

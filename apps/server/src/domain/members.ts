@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { type JWTPayload, jwtVerify, SignJWT } from 'jose';
-import type { Keyring } from '../auth/keyring.ts';
 import type { Database } from '../db/schema.ts';
 import { getUser } from './accounts.ts';
 import { nowIso } from './clock.ts';
 import { Forbidden, Invalid, NotFound } from './errors.ts';
 import { findPermission, type Permission, requireMember, requireOwner } from './memberships.ts';
 import { messages } from './messages.ts';
+import type { DashboardActor } from './dashboard-actor.ts';
 
 const INVITE_LIFETIME_SECONDS = 7 * 24 * 3600;
 
@@ -16,9 +16,8 @@ const INVITE_LIFETIME_SECONDS = 7 * 24 * 3600;
  */
 export async function inviteUser(
   database: Database,
-  keyring: Keyring,
-  userId: string,
-  input: { organization_id: string; email: string; permission: Permission; dashboardUrl: string },
+  { keyring, userId, dashboardUrl }: Pick<DashboardActor, 'keyring' | 'userId' | 'dashboardUrl'>,
+  input: { organization_id: string; email: string; permission: Permission },
 ) {
   await requireOwner(database, userId, input.organization_id, messages.onlyOwnersAddMembers);
   const { db } = database;
@@ -51,12 +50,12 @@ export async function inviteUser(
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setExpirationTime(Math.floor(Date.now() / 1000) + INVITE_LIFETIME_SECONDS)
     .sign(keyring.invite);
-  const url = new URL('/organization', input.dashboardUrl);
+  const url = new URL('/organization', dashboardUrl);
   url.searchParams.set('invite', inviteJwt);
   return { invite_url: url.toString() };
 }
 
-export async function acceptInvite(database: Database, keyring: Keyring, userId: string, input: { invite_jwt: string }) {
+export async function acceptInvite(database: Database, { keyring, userId }: Pick<DashboardActor, 'keyring' | 'userId'>, input: { invite_jwt: string }) {
   let payload: JWTPayload;
   try {
     ({ payload } = await jwtVerify(input.invite_jwt, keyring.invite, { algorithms: ['HS256'] }));
@@ -94,7 +93,7 @@ export async function acceptInvite(database: Database, keyring: Keyring, userId:
   };
 }
 
-export async function deleteInvite(database: Database, userId: string, input: { organization_id: string; email: string }) {
+export async function deleteInvite(database: Database, { userId }: Pick<DashboardActor, 'userId'>, input: { organization_id: string; email: string }) {
   await requireOwner(database, userId, input.organization_id, messages.onlyOwnersManageMembers);
   const { numDeletedRows } = await database.db
     .deleteFrom('invites')
@@ -108,7 +107,7 @@ export async function deleteInvite(database: Database, userId: string, input: { 
 /** Owners change other members' permission; nobody changes their own. */
 export async function updateMemberPermission(
   database: Database,
-  userId: string,
+  { userId }: Pick<DashboardActor, 'userId'>,
   input: { organization_id: string; user_id: string; permission: Permission },
 ) {
   await requireOwner(database, userId, input.organization_id, messages.onlyOwnersManageMembers);
@@ -124,7 +123,7 @@ export async function updateMemberPermission(
 }
 
 /** Owners remove others; anyone may remove themselves (leaving), except the last owner. */
-export async function removeMember(database: Database, userId: string, input: { organization_id: string; user_id: string }) {
+export async function removeMember(database: Database, { userId }: Pick<DashboardActor, 'userId'>, input: { organization_id: string; user_id: string }) {
   const permission = await requireMember(database, userId, input.organization_id);
   const leaving = input.user_id === userId;
   if (!leaving && permission !== 'OWNER') throw new Forbidden(messages.onlyOwnersManageMembers);

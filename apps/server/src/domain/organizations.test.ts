@@ -31,7 +31,7 @@ function recordingProvider(): BillingProvider & { cancelled: string[] } {
 
 test('deleting an organization with a running Stripe subscription stops it before the data goes', async () => {
   const owner = await upsertUserByEmail(h.database, { email: 'payer@example.com', name: 'Payer' });
-  const organization = await createOrganization(h.database, owner.id, { name: 'Paying Org' });
+  const organization = await createOrganization(h.database, { userId: owner.id }, { name: 'Paying Org' });
   const now = new Date().toISOString();
   await h.database.db
     .insertInto('subscriptions')
@@ -59,7 +59,7 @@ test('deleting an organization with a running Stripe subscription stops it befor
 
 test('deleting an organization without a plan asks nothing of the payment side', async () => {
   const owner = await upsertUserByEmail(h.database, { email: 'free@example.com', name: 'Free' });
-  const organization = await createOrganization(h.database, owner.id, { name: 'Free Org' });
+  const organization = await createOrganization(h.database, { userId: owner.id }, { name: 'Free Org' });
   const provider = recordingProvider();
   await deleteOrganization(h.database, { userId: owner.id, billing: provider, files: h.files }, { organization_id: organization.id });
   expect(provider.cancelled).toEqual([]);

@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Keyring } from '../auth/keyring.ts';
-import type { BillingProvider } from '../billing/provider.ts';
 import type { Database } from '../db/schema.ts';
 import { stopBillingOfDeletedOrganization } from './billing.ts';
 import { nowIso } from './clock.ts';
 import { deleteCollectionsOf } from './collections.ts';
-import type { FileStore } from './file-store.ts';
 import { requireMember, requireOwner } from './memberships.ts';
 import { messages } from './messages.ts';
+import type { DashboardActor } from './dashboard-actor.ts';
 
 export interface CreateOrganizationInput {
   name: string;
@@ -16,7 +14,7 @@ export interface CreateOrganizationInput {
 }
 
 /** A new organization owned by its creator (any signed-in user may create one). */
-export async function createOrganization({ db }: Database, userId: string, input: CreateOrganizationInput) {
+export async function createOrganization({ db }: Database, { userId }: Pick<DashboardActor, 'userId'>, input: CreateOrganizationInput) {
   const organization = { id: randomUUID(), name: input.name.trim(), created_at: nowIso() };
   await db.transaction().execute(async (trx) => {
     await trx
@@ -36,7 +34,11 @@ export async function createOrganization({ db }: Database, userId: string, input
 }
 
 /** Organization detail of spec §3: members, API keys (shown whole to members), pending invites. */
-export async function getOrganizationInfo(database: Database, keyring: Keyring, userId: string, organizationId: string) {
+export async function getOrganizationInfo(
+  database: Database,
+  { keyring, userId }: Pick<DashboardActor, 'keyring' | 'userId'>,
+  { organization_id: organizationId }: { organization_id: string },
+) {
   await requireMember(database, userId, organizationId);
   const { db } = database;
   const organization = await db
@@ -90,7 +92,7 @@ export async function getOrganizationInfo(database: Database, keyring: Keyring, 
   };
 }
 
-export async function renameOrganization(database: Database, userId: string, input: { organization_id: string; name: string }) {
+export async function renameOrganization(database: Database, { userId }: Pick<DashboardActor, 'userId'>, input: { organization_id: string; name: string }) {
   await requireOwner(database, userId, input.organization_id, messages.onlyOwnersChangeOrganization);
   await database.db.updateTable('organizations').set({ name: input.name.trim() }).where('id', '=', input.organization_id).execute();
   return { message: 'Organization updated.' };
@@ -103,7 +105,7 @@ export async function renameOrganization(database: Database, userId: string, inp
  */
 export async function deleteOrganization(
   database: Database,
-  actor: { userId: string; billing: BillingProvider; files: FileStore },
+  actor: Pick<DashboardActor, 'billing' | 'userId' | 'files'>,
   input: { organization_id: string },
 ) {
   await requireOwner(database, actor.userId, input.organization_id, messages.onlyOwnersChangeOrganization);

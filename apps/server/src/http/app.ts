@@ -9,6 +9,7 @@ import type { AppContext } from './context.ts';
 import { recordRequestMetrics } from './metrics.ts';
 import { documentedErrors, registerErrorHandling } from './plugins/errors.ts';
 import { requestLogSerializers } from './plugins/request-log.ts';
+import { limitLargeBodies } from './plugins/large-bodies.ts';
 import { requireApiKey } from './plugins/api-key-auth.ts';
 import { requireSession } from './plugins/session-auth.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
@@ -16,6 +17,7 @@ import { authRoutes } from './routes/auth.ts';
 import { documentFileRoutes } from './routes/document-file.ts';
 import { billingCheckoutRoutes } from './routes/billing-checkout.ts';
 import { billingRoutes } from './routes/billing.ts';
+import { provideDashboardActor } from './routes/dashboard-actor.ts';
 import { memberRoutes } from './routes/members.ts';
 import { operationsRoutes } from './routes/operations.ts';
 import { organizationRoutes } from './routes/organizations.ts';
@@ -59,6 +61,7 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
   });
   // Every 4xx a route can give is in the OpenAPI description (see plugins/errors.ts).
   app.addHook('onRoute', documentedErrors);
+  limitLargeBodies(app);
   // The dashboard's local dev servers (Vite on 5173, preview on 4173) call the provider API here.
   await app.register(cors, { origin: [/^http:\/\/(localhost|127\.0\.0\.1):(5173|4173)$/], maxAge: 600 });
 
@@ -82,6 +85,7 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
   // Dashboard API: every route here needs a session token.
   await app.register(async (scope) => {
     requireSession(scope, context.keyring);
+    provideDashboardActor(scope, context);
     await scope.register(userRoutes, context);
     await scope.register(organizationRoutes, context);
     await scope.register(memberRoutes, context);

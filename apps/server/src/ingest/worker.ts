@@ -74,16 +74,19 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
   const sweep = setInterval(() => {
     recoverExpired(database)
       .then((count) => count > 0 && wake?.())
-      .catch((error) => options.log?.error({ err: error }, 'ingest: lease sweep failed'));
+      .catch((error) => isDatabaseBusy(error) || options.log?.error({ err: error }, 'ingest: lease sweep failed'));
   }, leaseMs / 2);
 
   const loop = async () => {
     while (!stopped) {
-      let jobs: ClaimedDocument[] = [];
+      let jobs: ClaimedDocument[];
       try {
         jobs = await claim(database, owner, rules);
       } catch (error) {
-        options.log?.error({ err: error }, 'ingest: claiming failed');
+        // A busy database is no fault: the loop naps and claims again.
+        if (!isDatabaseBusy(error)) options.log?.error({ err: error }, 'ingest: claiming failed');
+        await nap(BUSY_BACKOFF_MS);
+        continue;
       }
       if (jobs.length === 0) {
         await index.applyDeletions().catch((error) => options.log?.error({ err: error }, 'ingest: applying search deletions failed'));

@@ -5,15 +5,17 @@ import type { Database } from '../schema.ts';
 import { queryTerms } from './analyzer.ts';
 import { filterSql } from './filter.ts';
 import { rankHits, RANK_SLACK, rankingTerms } from './rank.ts';
-import { attachSearchFile, ftsMatch, ftsTable, type Granularity, openSearchWriter, type SearchWriter } from './sqlite-file.ts';
+import { defaultReaderThreads, openReaderPool, type ReaderPool } from './reader-pool.ts';
+import { ftsMatch, ftsTable, type Granularity, openSearchWriter, searchFilePath, type SearchWriter } from './sqlite-file.ts';
 import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
 
 /**
  * SQLite FTS5: each collection's contentless tables in the search file (see sqlite-file.ts),
  * ranked by bm25() over that collection's rows only. FTS5 ranks the matches and only the best
- * k (and a few more, for ties: rank.ts) are joined to their rows. Searches run on a read-only
- * connection of their own with prepared statements kept, so a query costs little more than the
- * FTS5 match itself. The search file is written by whoever indexes.
+ * k (and a few more, for ties: rank.ts) are joined to their rows. Searches run on a pool of
+ * reader threads (reader-pool.ts), read-only connections with their prepared statements kept, so
+ * a query costs little more than the FTS5 match itself and several run at once, off the HTTP
+ * thread. The search file is written by whoever indexes.
  */
 export function sqliteSearchIndex(database: Database): SearchIndex {
   const reader = openReader(database);
@@ -26,10 +28,11 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     writer = opened;
     return opened;
   };
-  const run = <Row>(query: RawBuilder<unknown>): Row[] => {
+  /** `setup` runs once on each reader connection before the query (a temporary table it reads). */
+  const run = async <Row>(query: RawBuilder<unknown>, setup?: string): Promise<Row[]> => {
     const { sql: text, parameters } = query.compile(database.db);
     try {
-      return reader.statement(text).all(...(parameters as unknown[])) as Row[];
+      return await reader.all<Row>(text, parameters, setup);
     } catch (error) {
       // A collection without tables yet (nothing indexed) or deleted meanwhile matches nothing.
       if (error instanceof SQLite.SqliteError && /no such (fts5 )?table/.test(error.message)) return [];
@@ -43,7 +46,7 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
    * removed from the search file (they would take places in the k); filtered, matches are joined
    * to their document in rank order until enough pass the filter.
    */
-  const top = <Row extends { weight: number }>(granularity: Granularity, request: SearchRequest, join: (rowid: string) => RawBuilder<unknown>, columns: RawBuilder<unknown>): Row[] => {
+  const top = async <Row extends { weight: number }>(granularity: Granularity, request: SearchRequest, join: (rowid: string) => RawBuilder<unknown>, columns: RawBuilder<unknown>): Promise<Row[]> => {
     if (request.terms) return weightedTop<Row>(granularity, request, join, columns);
     const terms = queryTerms(request.query);
     if (terms.length === 0) return [];
@@ -74,9 +77,9 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     request: SearchRequest,
     join: (rowid: string) => RawBuilder<unknown>,
     columns: RawBuilder<unknown>,
-  ): Row[] => {
+  ): Promise<Row[]> => {
     const terms = rankingTerms(request);
-    if (terms.length === 0) return [];
+    if (terms.length === 0) return Promise.resolve([]);
     const table = ftsTable(request.collectionId, granularity);
     const fts = sql.raw(`search."${table}"`);
     const name = sql.raw(`"${table}"`);
@@ -93,20 +96,16 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     );
   };
 
-  /** Document frequencies from an fts5vocab table over the collection's FTS table, made once per connection. */
-  const vocabularies = new Set<string>();
+  /** Document frequencies from an fts5vocab table over the collection's FTS table, made once per reader connection. */
   const termStatistics: SearchIndex['termStatistics'] = async (collectionId, granularity, terms) => {
     const table = ftsTable(collectionId, granularity);
-    const vocabulary = `v_${table}`;
-    if (!vocabularies.has(vocabulary)) {
-      reader.statement(`create virtual table if not exists temp."${vocabulary}" using fts5vocab(search, '${table}', 'row')`).run();
-      vocabularies.add(vocabulary);
-    }
-    const counted = run<{ n: number }>(sql`select count(*) as n from ${sql.raw(`search."${table}"`)}`);
+    const vocabulary = `create virtual table if not exists temp."v_${table}" using fts5vocab(search, '${table}', 'row')`;
+    const counted = await run<{ n: number }>(sql`select count(*) as n from ${sql.raw(`search."${table}"`)}`);
     const frequencies = new Map<string, number>();
     if (terms.length > 0) {
-      const rows = run<{ term: string; doc: number }>(
-        sql`select term, doc from ${sql.raw(`temp."${vocabulary}"`)} where term in (${sql.join(terms.map((term) => sql`${term}`))})`,
+      const rows = await run<{ term: string; doc: number }>(
+        sql`select term, doc from ${sql.raw(`temp."v_${table}"`)} where term in (${sql.join(terms.map((term) => sql`${term}`))})`,
+        vocabulary,
       );
       for (const row of rows) frequencies.set(row.term, row.doc);
     }
@@ -115,7 +114,7 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
 
   return {
     async topDocuments(request) {
-      const rows = top<DocumentHit & { weight: number }>(
+      const rows = await top<DocumentHit & { weight: number }>(
         'documents',
         request,
         (rowid) => sql`join documents d on d.seq = ${sql.raw(rowid)}`,
@@ -124,7 +123,7 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
       return rankHits(rows, request.k, (hit) => [hit.path]);
     },
     async topPages(request) {
-      const rows = top<PageHit & { weight: number }>(
+      const rows = await top<PageHit & { weight: number }>(
         'pages',
         request,
         (rowid) => sql`join pages p on p.seq = ${sql.raw(rowid)} join documents d on d.id = p.document_id`,
@@ -133,7 +132,7 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
       return rankHits(rows, request.k, (hit) => [hit.path, hit.pageIndex]);
     },
     async topSnippets(request) {
-      const rows = top<SnippetHit & { weight: number }>(
+      const rows = await top<SnippetHit & { weight: number }>(
         request.granularity,
         request,
         (rowid) => sql`join chunks c on c.seq = ${sql.raw(rowid)} join documents d on d.id = c.document_id`,
@@ -155,33 +154,15 @@ function sqlitePathOf(database: Database): string {
   return database.sqlitePath;
 }
 
-interface Reader {
-  statement(text: string): SQLite.Statement;
-}
+const readers = new WeakMap<Database, ReaderPool>();
 
-const readers = new WeakMap<Database, Reader>();
-
-/** One read-only connection per database handle, closed with it. */
-function openReader(database: Database): Reader {
+/** One pool of reader threads per database handle, closed with it. */
+function openReader(database: Database): ReaderPool {
   const existing = readers.get(database);
   if (existing) return existing;
-  const connection = new SQLite(sqlitePathOf(database), { readonly: true, fileMustExist: true });
-  connection.pragma('busy_timeout = 5000');
-  attachSearchFile(connection, sqlitePathOf(database));
-  const statements = new Map<string, SQLite.Statement>();
-  const reader: Reader = {
-    statement(text) {
-      let statement = statements.get(text);
-      if (!statement) {
-        // Collections and filters make distinct SQL; a bounded cache keeps the common shapes prepared.
-        if (statements.size >= 256) statements.clear();
-        statement = connection.prepare(text);
-        statements.set(text, statement);
-      }
-      return statement;
-    },
-  };
-  beforeDestroy(database, () => connection.close());
-  readers.set(database, reader);
-  return reader;
+  const databasePath = sqlitePathOf(database);
+  const pool = openReaderPool({ databasePath, searchPath: searchFilePath(databasePath), threads: database.searchThreads ?? defaultReaderThreads() });
+  beforeDestroy(database, () => pool.close());
+  readers.set(database, pool);
+  return pool;
 }

@@ -7,7 +7,6 @@ import {
   UpdateOrganizationRequest,
 } from '@sift/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { createBillingProvider } from '../../billing/providers.ts';
 import {
   createOrganization,
   deleteOrganization,
@@ -16,27 +15,26 @@ import {
 } from '../../domain/organizations.ts';
 import type { AppContext } from '../context.ts';
 
-export const organizationRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { config, database, keyring, files }) => {
+export const organizationRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { database }) => {
   const tags = ['Organizations'];
-  const billing = createBillingProvider(config);
   app.post(
     '/api/organizations/get-info',
     { schema: { tags, body: OrganizationRef, response: { 200: OrganizationDetail } } },
-    async (request) => getOrganizationInfo(database, keyring, request.userId, request.body.organization_id),
+    async (request) => getOrganizationInfo(database, request.dashboardActor, request.body),
   );
   app.post(
     '/api/organizations/add-organization',
     { schema: { tags, body: AddOrganizationRequest, response: { 200: OrganizationSummary } } },
-    async (request) => createOrganization(database, request.userId, request.body),
+    async (request) => createOrganization(database, request.dashboardActor, request.body),
   );
   app.post(
     '/api/organizations/update-organization',
     { schema: { tags, body: UpdateOrganizationRequest, response: { 200: Ok } } },
-    async (request) => renameOrganization(database, request.userId, request.body),
+    async (request) => renameOrganization(database, request.dashboardActor, request.body),
   );
   app.post(
     '/api/organizations/delete-organization',
     { schema: { tags, body: OrganizationRef, response: { 200: Ok } } },
-    async (request) => deleteOrganization(database, { userId: request.userId, billing, files }, request.body),
+    async (request) => deleteOrganization(database, request.dashboardActor, request.body),
   );
 };

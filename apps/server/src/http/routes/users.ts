@@ -7,6 +7,6 @@ export const userRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { datab
   app.post(
     '/api/users/get-user',
     { schema: { tags: ['Session'], summary: 'The signed-in user and their organizations', response: { 200: GetUserResponse } } },
-    async (request) => getUserWithOrganizations(database, request.userId),
+    async (request) => getUserWithOrganizations(database, request.dashboardActor),
   );
 };

@@ -1,0 +1,73 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { bootstrap } from '../src/domain/bootstrap.ts';
+import { type Harness, startHarness } from './harness.ts';
+
+/**
+ * A real server process (ingestion threads, search reader threads) indexes a 7 MB document
+ * while a client keeps searching another collection: every search answers, with its results,
+ * while the document is parsed and indexed.
+ */
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+let h: Harness;
+let server: ChildProcess | null = null;
+let base = '';
+let apiKey = '';
+beforeAll(async () => {
+  h = await startHarness();
+  ({ apiKey } = await bootstrap(h.database, h.keyring, { email: 'load@example.com', name: 'Load', organizationName: 'Load' }));
+  const port = 21_000 + Math.floor(Math.random() * 20_000);
+  base = `http://127.0.0.1:${port}`;
+  server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, SIFT_DATA_DIR: h.config.dataDir, SIFT_SECRET: h.config.secret, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', DATABASE_URL: h.config.databaseUrl ?? '' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; i < 300; i++) {
+    try {
+      await fetch(`${base}/openapi.json`);
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+});
+afterAll(async () => {
+  if (server && server.exitCode === null) {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server!.once('exit', resolve));
+  }
+  await h.close();
+});
+
+const post = async (path: string, body: unknown) => {
+  const response = await fetch(`${base}/v1${path}`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: response.status, body: await response.json() };
+};
+
+test('searches keep answering while a large document is being indexed', { timeout: 240_000 }, async () => {
+  await post('/collections/add-collection', { collection_name: 'small' });
+  await post('/collections/add-collection', { collection_name: 'large' });
+  for (let i = 0; i < 20; i++) await post('/documents/add-document', { collection_name: 'small', path: `note-${i}`, content: { type: 'text', text: `Note ${i}: the ferry left the harbour at dawn.` } });
+  for (;;) {
+    if ((await post('/status/get-status', { collection_name: 'small' })).body.num_indexed_documents === 20) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  const words = ['tide', 'gull', 'anchor', 'rope', 'sail', 'mast', 'keel', 'hull', 'deck', 'buoy', 'quay', 'pier'];
+  const text = Array.from({ length: 1_500_000 }, (_, i) => words[(i * 7) % words.length]).join(' ');
+  expect((await post('/documents/add-document', { collection_name: 'large', path: 'large.txt', content: { type: 'text', text } })).status).toBe(201);
+
+  const answered: number[] = [];
+  for (;;) {
+    const status = (await post('/documents/get-document-info', { collection_name: 'large', path: 'large.txt' })).body.document.index_status;
+    if (status === 'indexed' || status.endsWith('failed')) break;
+    const search = await post('/queries/top-snippets', { collection_name: 'small', query: 'ferry harbour', k: 5 });
+    expect(search.status).toBe(200);
+    answered.push(search.body.results.length);
+  }
+  expect((await post('/documents/get-document-info', { collection_name: 'large', path: 'large.txt' })).body.document.index_status).toBe('indexed');
+  expect(answered.length).toBeGreaterThan(3);
+  expect(answered.every((count) => count === 5)).toBe(true);
+});
