@@ -17,6 +17,8 @@ const features = readdirSync(new URL(`./${web}/features`, import.meta.url), { wi
 const boundaries = [
   { target: `./${server}/domain`, from: `./${server}/http`, message: 'Domain services never see HTTP.' },
   { target: `./${server}/db`, from: `./${server}/domain`, message: 'Storage never imports the domain: the domain passes what storage needs.' },
+  { target: `./${server}/domain`, from: `./${server}/storage`, message: 'Services are given their file store (an argument), they never pick one.' },
+  { target: `./${server}/domain`, from: `./${server}/limits`, message: 'Services are given their limiters (an argument), they never pick a store.' },
   { target: `./${server}/db`, from: `./${server}/http`, message: 'Storage never imports HTTP.' },
   { target: `./${server}/ingest`, from: `./${server}/http`, message: 'Ingestion never imports HTTP.' },
   ...['worker.ts', 'thread.ts', 'thread-entry.ts'].map((file) => ({

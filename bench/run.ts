@@ -4,12 +4,13 @@ import { runModelsBench } from './models.ts';
 import { runProfileBench } from './profile.ts';
 import { runQualityBench } from './quality.ts';
 import { runRetrievalBench } from './retrieval.ts';
+import { runScaleBench } from './scale.ts';
 import { runUsageBench } from './usage.ts';
 
 /**
  * `npm run bench`: every benchmark in turn, each printing its own table. Figures, not
  * assertions: compare them with the targets printed beside them. `npm run bench -- retrieval`
- * runs one (dashboard, retrieval, load, models, quality, usage, profile); `--postgres` runs
+ * runs one (dashboard, retrieval, load, models, quality, usage, profile, scale); `--postgres` runs
  * retrieval and load on PostgreSQL (SIFT_BENCH_POSTGRES, default
  * postgres://postgres@127.0.0.1:5432/test, a fresh schema).
  */
@@ -21,6 +22,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   quality: () => runQualityBench(),
   profile: () => runProfileBench(),
   usage: () => runUsageBench(),
+  scale: () => runScaleBench(),
 };
 
 const chosen = process.argv.slice(2).filter((argument) => !argument.startsWith('--'));

@@ -28,6 +28,19 @@ const Env = z.object({
   SIFT_ADMIN_KEY: z.string().min(16).optional(),
   /** SQLite: threads answering searches; unset, one per core. */
   SIFT_SEARCH_THREADS: z.coerce.number().int().min(1).optional(),
+  /** An S3-compatible object store for raw files (with DATABASE_URL; else they go into PostgreSQL). */
+  S3_ENDPOINT: z.url().optional(),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  AWS_REGION: z.string().optional(),
+  /** Path-style addressing (`endpoint/bucket/key`), what MinIO and most self-hosted stores expect. */
+  S3_FORCE_PATH_STYLE: z.stringbool().optional(),
+  /** Shared limits in Redis instead of PostgreSQL. */
+  REDIS_URL: z.string().optional(),
+  /** When set, GET /metrics asks for `Authorization: Bearer <token>`. */
+  SIFT_METRICS_TOKEN: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -48,6 +61,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     dataDir,
     databaseUrl: parsed.DATABASE_URL,
     secret: parsed.SIFT_SECRET ?? readOrCreateSecret(dataDir),
+    /** The secret came from this machine's data folder: fine on one machine, wrong on several. */
+    secretIsLocal: !parsed.SIFT_SECRET,
     publicUrl: parsed.PUBLIC_URL?.replace(/\/$/, ''),
     docsUrl: parsed.DOCS_URL,
     oidc: clientId
@@ -60,6 +75,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     searchThreads: parsed.SIFT_SEARCH_THREADS,
     logLevel: parsed.LOG_LEVEL,
     adminKey: parsed.SIFT_ADMIN_KEY,
+    storage: storageOf(parsed),
+    redisUrl: parsed.REDIS_URL,
+    metricsToken: parsed.SIFT_METRICS_TOKEN,
+  };
+}
+
+/** Where raw files go: the S3 store when a bucket is named, else the database's own place (see storage/). */
+export type StorageConfig = ReturnType<typeof storageOf>;
+function storageOf(parsed: z.infer<typeof Env>) {
+  if (!parsed.S3_BUCKET) return { s3: null };
+  return {
+    s3: {
+      bucket: parsed.S3_BUCKET,
+      endpoint: parsed.S3_ENDPOINT,
+      region: parsed.S3_REGION ?? parsed.AWS_REGION ?? 'us-east-1',
+      // Without these the SDK reads AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (or a role) itself.
+      credentials:
+        parsed.S3_ACCESS_KEY_ID && parsed.S3_SECRET_ACCESS_KEY
+          ? { accessKeyId: parsed.S3_ACCESS_KEY_ID, secretAccessKey: parsed.S3_SECRET_ACCESS_KEY }
+          : undefined,
+      forcePathStyle: parsed.S3_FORCE_PATH_STYLE ?? Boolean(parsed.S3_ENDPOINT),
+    },
   };
 }
 

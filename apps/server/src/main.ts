@@ -1,28 +1,47 @@
-import { createKeyring } from './auth/keyring.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { buildApp } from './http/app.ts';
+import { createAppContext } from './http/context.ts';
+import { startHeartbeat } from './ingest/heartbeat.ts';
 import { startIngestThread } from './ingest/thread.ts';
+import { exitWithin } from './shutdown.ts';
 import { recoverAtStart } from './domain/document-states.ts';
 
 /** config -> database -> app -> listen. */
 const config = loadConfig();
 const database = await openDatabase(config);
-const app = await buildApp({ config, database, keyring: createKeyring(config.secret) });
+let draining = false;
+const ownIngestion = config.ingestWorkers > 0;
+const app = await buildApp(createAppContext(config, database, { ownIngestion: () => ownIngestion, draining: () => draining }));
+
+if (database.dialect === 'postgres' && config.secretIsLocal) {
+  app.log.warn('SIFT_SECRET is not set: this server signs with a secret of its own data folder; set the same SIFT_SECRET on every machine of the installation');
+}
 
 // Once, before the ingestion threads start: leases left by a process that died go back to the queue.
-if (config.ingestWorkers > 0) {
+if (ownIngestion) {
   const requeued = await recoverAtStart(database);
   if (requeued > 0) app.log.info(`ingest: ${requeued} interrupted document(s) back in the queue`);
 }
 // Several threads, so one indexes (the search file's lock) while another parses and writes rows.
-const ingestThreads = Array.from({ length: config.ingestWorkers > 0 ? config.ingestThreads : 0 }, (_, i) =>
-  startIngestThread({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, concurrency: config.ingestWorkers, checkpoints: i === 0, log: app.log }),
+const ingestThreads = Array.from({ length: ownIngestion ? config.ingestThreads : 0 }, (_, i) =>
+  startIngestThread({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, storage: config.storage, concurrency: config.ingestWorkers, checkpoints: i === 0, log: app.log }),
 );
+// Other servers' readiness sees that the queue is served.
+const heartbeat = ownIngestion ? startHeartbeat(database) : null;
 
+/**
+ * SIGTERM: readiness turns 503, the listener closes and requests in flight finish, ingestion
+ * threads finish or hand back what they hold, buffered query usage is written (on destroy),
+ * and the process exits within 10 s.
+ */
 const shutdown = async () => {
-  await Promise.all(ingestThreads.map((thread) => thread.stop()));
-  await app.close();
+  if (draining) return;
+  draining = true;
+  exitWithin(9500, app.log);
+  app.log.info('shutting down: draining requests, handing back claimed documents');
+  await Promise.all([app.close(), ...ingestThreads.map((thread) => thread.stop())]);
+  await heartbeat?.stop();
   await database.destroy();
   process.exit(0);
 };

@@ -1,13 +1,17 @@
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { tuneForIngestion } from './db/queue.ts';
+import { startHeartbeat } from './ingest/heartbeat.ts';
 import { keepWriteAheadLogsSmall } from './db/wal-checkpoint.ts';
 import { recoverAtStart } from './domain/document-states.ts';
 import { startIngestWorkers } from './ingest/worker.ts';
+import { exitWithin } from './shutdown.ts';
+import { openFileStore } from './storage/open-file-store.ts';
 
 /**
  * `npm run worker`: ingestion without the HTTP server, SIFT_INGEST_WORKERS documents at a time.
- * Run as many as you like against PostgreSQL; a SQLite database is served by one process, so
+ * Run as many as you like against PostgreSQL (each reads raw files from the object store or
+ * PostgreSQL, never another machine's disk); a SQLite database is served by one process, so
  * there run it only while the server runs with SIFT_INGEST_WORKERS=0.
  */
 const config = loadConfig();
@@ -21,11 +25,20 @@ if (database.dialect === 'sqlite') log.info('ingest: SQLite: make sure the serve
 const requeued = await recoverAtStart(database);
 if (requeued > 0) log.info(`ingest: ${requeued} interrupted document(s) back in the queue`);
 const logs = keepWriteAheadLogsSmall(database);
-const workers = await startIngestWorkers({ database, dataDir: config.dataDir, concurrency: Math.max(1, config.ingestWorkers), log });
-log.info(`ingest: ${Math.max(1, config.ingestWorkers)} worker loop(s) on ${database.dialect}`);
+const files = openFileStore(config.storage, database, config.dataDir);
+const workers = await startIngestWorkers({ database, files, concurrency: Math.max(1, config.ingestWorkers), log });
+const heartbeat = startHeartbeat(database);
+log.info(`ingest: ${Math.max(1, config.ingestWorkers)} worker loop(s) on ${database.dialect}, files in ${files.kind}`);
 
+/** Documents in hand get 5 s to finish; the rest go back to the queue; exit within 10 s. */
+let stopping = false;
 const shutdown = async () => {
-  await workers.stop();
+  if (stopping) return;
+  stopping = true;
+  exitWithin(9500, { error: (message) => log.error(message) });
+  await heartbeat.stop();
+  await workers.stop({ graceMs: 5000 });
+  await files.close();
   logs.stop();
   await database.destroy();
   process.exit(0);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import ZeroEntropy, { PermissionDeniedError } from 'zeroentropy';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../src/http/app.ts';
+import { createAppContext } from '../src/http/context.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
@@ -134,7 +135,7 @@ describe('admin API without the admin key', () => {
   });
 
   test('an installation without SIFT_ADMIN_KEY refuses every admin call', async () => {
-    const plain = await buildApp({ config: { ...h.config, adminKey: undefined }, database: h.database, keyring: h.keyring });
+    const plain = await buildApp(createAppContext({ ...h.config, adminKey: undefined }, h.database));
     try {
       const response = await plain.inject({ method: 'POST', url: '/v1/admin/create-organization', payload: { organization_id: randomUUID() }, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
       expect(response.statusCode).toBe(403);

@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createKeyring } from '../src/auth/keyring.ts';
 import { issueSessionToken } from '../src/auth/session.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { upsertUserByEmail } from '../src/domain/accounts.ts';
 import { buildApp } from '../src/http/app.ts';
+import { createAppContext, type Lifecycle } from '../src/http/context.ts';
 import { freshPostgresSchema } from './postgres-schema.ts';
 
 /**
@@ -15,7 +15,7 @@ import { freshPostgresSchema } from './postgres-schema.ts';
  * scripts/test-postgres.mjs does, or as `options.dialect` says. Requests go through Fastify's inject
  * unless a test calls `listen()`.
  */
-export async function startHarness(env: Record<string, string> = {}, options: { dialect?: 'sqlite' | 'postgres' } = {}) {
+export async function startHarness(env: Record<string, string> = {}, options: { dialect?: 'sqlite' | 'postgres'; lifecycle?: Lifecycle } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'sift-test-'));
   const dialect = options.dialect ?? (process.env.SIFT_TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite');
   const onPostgres = dialect === 'postgres' && process.env.TEST_POSTGRES_URL && !env.DATABASE_URL;
@@ -28,8 +28,9 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
     ...env,
   });
   const database = await openDatabase(config);
-  const keyring = createKeyring(config.secret);
-  const app = await buildApp({ config, database, keyring });
+  const context = createAppContext(config, database, options.lifecycle);
+  const { keyring, files } = context;
+  const app = await buildApp(context);
 
   const call = async (path: string, body: unknown = {}, token?: string) => {
     const response = await app.inject({
@@ -52,6 +53,7 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
     config,
     database,
     keyring,
+    files,
     call,
     signIn,
     async close() {

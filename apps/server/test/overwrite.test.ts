@@ -31,7 +31,7 @@ test('an overwritten document answers searches with its previous version until t
   expect(info.body.document.index_status).toBe('not_parsed');
   expect(await search('lighthouse')).toEqual(['log.txt']);
 
-  workers = await startIngestWorkers({ database: h.database, dataDir: h.config.dataDir, concurrency: 1, idlePollMs: 50 });
+  workers = await startIngestWorkers({ database: h.database, files: h.files, concurrency: 1, idlePollMs: 50 });
   await workers.idle();
   expect(await search('windmill')).toEqual(['log.txt']);
   expect(await search('lighthouse')).toEqual([]);

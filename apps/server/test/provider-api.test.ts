@@ -281,12 +281,9 @@ describe('isolation and permissions', () => {
     await h.call(v1('/documents/add-document'), { collection_name: 'gone', path: 'a.txt', content: { type: 'text', text: 'unique text for the gone collection' } }, f.keyA);
     await f.workers.idle();
     const [row] = await h.database.db.selectFrom('documents').select('file_hash').where('path', '=', 'a.txt').execute();
-    const { existsSync } = await import('node:fs');
-    const { fileStore } = await import('../src/domain/file-store.ts');
-    const file = fileStore(h.config.dataDir).path(row!.file_hash);
-    expect(existsSync(file)).toBe(true);
+    await expect(h.files.read(row!.file_hash)).resolves.toBeInstanceOf(Buffer);
     expect((await h.call(v1('/collections/delete-collection'), { collection_name: 'gone' }, f.keyA)).status).toBe(200);
-    expect(existsSync(file)).toBe(false);
+    await expect(h.files.read(row!.file_hash)).rejects.toThrow();
     expect(await h.database.db.selectFrom('chunks').select('seq').where('document_id', 'not in', h.database.db.selectFrom('documents').select('id')).execute()).toEqual([]);
   });
 });

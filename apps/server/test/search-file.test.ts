@@ -59,7 +59,7 @@ describe.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the SQLite search
     expect((snippets.body as { results: { path: string }[] }).results.map((result) => result.path)).toEqual(['kelp.txt']);
 
     // Idle workers apply the deletions; a new document is indexed as usual.
-    f.workers = await startIngestWorkers({ database: h.database, dataDir: h.config.dataDir, concurrency: 1, idlePollMs: 50 });
+    f.workers = await startIngestWorkers({ database: h.database, files: h.files, concurrency: 1, idlePollMs: 50 });
     await f.workers.idle();
     expect(pendingDeletions()).toBe(0);
     await h.call('/v1/documents/add-document', { collection_name: 'files', path: 'seals.txt', content: { type: 'text', text: 'Seals haul out on rocks.' } }, f.keyA);
@@ -80,7 +80,7 @@ describe.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the SQLite search
       holder.exec('commit');
       released = Date.now();
     }, 100);
-    f.workers = await startIngestWorkers({ database: h.database, dataDir: h.config.dataDir, concurrency: 1, idlePollMs: 50 });
+    f.workers = await startIngestWorkers({ database: h.database, files: h.files, concurrency: 1, idlePollMs: 50 });
     await f.workers.idle();
     holder.close();
     expect(released).toBeGreaterThan(0); // indexing finished only after the holder let go

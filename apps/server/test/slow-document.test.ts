@@ -16,7 +16,7 @@ beforeAll(async () => {
   f = await providerFixtures(h);
   await f.workers.stop();
   const leases = { leaseMs: 300, bytesPerLeaseMs: Number.MAX_SAFE_INTEGER };
-  for (let i = 0; i < 2; i++) workers.push(await startIngestWorkers({ database: h.database, dataDir: h.config.dataDir, concurrency: 1, idlePollMs: 50, leases }));
+  for (let i = 0; i < 2; i++) workers.push(await startIngestWorkers({ database: h.database, files: h.files, concurrency: 1, idlePollMs: 50, leases }));
 });
 afterAll(async () => {
   await Promise.all(workers.map((worker) => worker.stop()));

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { BODY_LIMIT_BYTES } from '@sift/contracts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../src/http/app.ts';
+import { createAppContext } from '../src/http/context.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
@@ -132,7 +133,7 @@ describe('request log', () => {
         done();
       },
     });
-    const app = await buildApp({ config: { ...h.config, logLevel: 'info' }, database: h.database, keyring: h.keyring }, { logStream: stream });
+    const app = await buildApp(createAppContext({ ...h.config, logLevel: 'info' }, h.database), { logStream: stream });
     const secret = 'eyJhbGciOiJIUzI1NiJ9.c2VjcmV0LXRva2Vu.c2lnbmF0dXJl';
     await app.inject({ method: 'GET', url: `/v1/documents/get-document?token=${secret}` });
     await app.inject({ method: 'GET', url: `/v1/documents/get-page-image?token=${secret}` });

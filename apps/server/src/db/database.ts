@@ -49,15 +49,37 @@ function openPostgres(url: string): Database {
   // int8 (counts, sums, Unix seconds) as JS numbers: every value we store fits in 2^53.
   pg.types.setTypeParser(20, Number);
   pg.types.setTypeParser(1700, Number);
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }) });
-  return { db, dialect: 'postgres', destroy: () => db.destroy() };
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // A connection the database dropped (restart, failover, network) is replaced, never fatal to
+  // the process: the query on it fails and says so, the next one gets a new connection.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', pool, destroy: () => db.destroy() };
 }
 
-async function migrate({ db, dialect }: Database): Promise<void> {
-  // Kysely looks for its migration tables in every schema it can list; name ours, or another
-  // installation's schema in the same PostgreSQL database would pass for this one's.
-  const migrationTableSchema = dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true, migrationTableSchema });
-  const { error } = await migrator.migrateToLatest();
+/**
+ * Runs the migrations not yet applied. Servers starting together on a new database each run a
+ * migration once: Kysely's migrator holds an advisory lock on PostgreSQL (pg_advisory_lock) while
+ * it reads what ran and runs the rest.
+ */
+async function migrate(database: Database): Promise<void> {
+  const { error } = await (await migratorOf(database)).migrateToLatest();
   if (error) throw error;
+}
+
+/**
+ * On PostgreSQL the migrator's own tables are looked for in the current schema only: Kysely
+ * otherwise finds them in any schema of the database and skips creating them in this one.
+ */
+async function migratorOf({ db, dialect }: Database): Promise<Migrator> {
+  const migrationTableSchema =
+    dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  return new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true, migrationTableSchema });
+}
+
+/** The names of migrations this code knows that the database has not run (readiness). */
+export async function pendingMigrations(database: Database): Promise<string[]> {
+  const known = await (await migratorOf(database)).getMigrations();
+  return known.filter((migration) => !migration.executedAt).map((migration) => migration.name);
 }

@@ -1,10 +1,12 @@
 import type { Kysely } from 'kysely';
+import type { Pool } from 'pg';
 import type { AccountsTables } from './tables/accounts.ts';
 import type { BillingTables } from './tables/billing.ts';
+import type { OperationsTables } from './tables/operations.ts';
 import type { RetrievalTables } from './tables/retrieval.ts';
 import type { UsageTables } from './tables/usage.ts';
 
-export interface DB extends AccountsTables, RetrievalTables, BillingTables, UsageTables {}
+export interface DB extends AccountsTables, RetrievalTables, BillingTables, UsageTables, OperationsTables {}
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -14,6 +16,8 @@ export interface Database {
   dialect: Dialect;
   /** SQLite file path, when SQLite runs (the search adapter opens FTS5 tables through it). */
   sqlitePath?: string;
+  /** PostgreSQL's connection pool, when PostgreSQL runs (shared limits, pool metrics). */
+  pool?: Pool;
   /** SQLite: reader threads answering searches (default: one per core). */
   searchThreads?: number;
   destroy(): Promise<void>;

@@ -5,7 +5,6 @@ import { searchIndex } from '../db/search/index.ts';
 import { nowIso } from './clock.ts';
 import { Conflict, NotFound } from './errors.ts';
 import type { FileStore } from './file-store.ts';
-import { onOrganizationDelete } from './organizations.ts';
 import type { ProviderActor } from './provider-actor.ts';
 import { addDocumentEvent, type CollectionRef } from './usage-events.ts';
 
@@ -73,20 +72,11 @@ export async function deleteCollection(database: Database, actor: ProviderActor,
   return { message: 'Success!' };
 }
 
-const storesByDatabase = new WeakMap<Database, FileStore>();
-
-/**
- * Where a database's raw files live, so deleting an organization also removes its files: the
- * organization's collections go first (their rows cascade), then the files nobody else shares.
- */
-export function attachFileStore(database: Database, files: FileStore): void {
-  storesByDatabase.set(database, files);
-}
-onOrganizationDelete(async (database, organizationId) => {
-  const files = storesByDatabase.get(database);
+/** Deletes every collection of an organization (its rows cascade), then the raw files nobody else shares. */
+export async function deleteCollectionsOf(database: Database, files: FileStore, organizationId: string): Promise<void> {
   const rows = await database.db.selectFrom('documents').select('file_hash').distinct().where('organization_id', '=', organizationId).execute();
   const collections = await database.db.selectFrom('collections').select('id').where('organization_id', '=', organizationId).execute();
   await database.db.deleteFrom('collections').where('organization_id', '=', organizationId).execute();
   await searchIndex(database).dropCollections(collections.map((row) => row.id));
-  await files?.release(database, rows.map((row) => row.file_hash));
-});
+  await files.release(database, rows.map((row) => row.file_hash));
+}

@@ -1,3 +1,4 @@
+import type { FileStore } from './file-store.ts';
 import type { Keyring } from '../auth/keyring.ts';
 import type { BillingProvider } from '../billing/provider.ts';
 
@@ -13,4 +14,6 @@ export interface DashboardActor {
   keyring: Keyring;
   billing: BillingProvider;
   dashboardUrl: string;
+  /** Where raw files live: deleting an organization removes its files. */
+  files: FileStore;
 }

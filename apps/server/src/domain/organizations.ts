@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/schema.ts';
 import { stopBillingOfDeletedOrganization } from './billing.ts';
 import { nowIso } from './clock.ts';
+import { deleteCollectionsOf } from './collections.ts';
 import { requireMember, requireOwner } from './memberships.ts';
 import { messages } from './messages.ts';
 import type { DashboardActor } from './dashboard-actor.ts';
@@ -98,23 +99,18 @@ export async function renameOrganization(database: Database, { userId }: Pick<Da
 }
 
 /**
- * Deletes the organization and, through foreign keys, everything under it. Areas that keep data
- * outside the database (raw files) register a cleanup hook here.
+ * Deletes the organization and, through foreign keys, everything under it; its collections go
+ * first with their raw files (those no other organization shares), which live outside the
+ * database. The caller says where raw files live.
  */
 export async function deleteOrganization(
   database: Database,
-  { billing, userId }: Pick<DashboardActor, 'billing' | 'userId'>,
+  actor: Pick<DashboardActor, 'billing' | 'userId' | 'files'>,
   input: { organization_id: string },
 ) {
-  await requireOwner(database, userId, input.organization_id, messages.onlyOwnersChangeOrganization);
-  await stopBillingOfDeletedOrganization(database, billing, input.organization_id);
-  for (const hook of beforeOrganizationDelete) await hook(database, input.organization_id);
+  await requireOwner(database, actor.userId, input.organization_id, messages.onlyOwnersChangeOrganization);
+  await stopBillingOfDeletedOrganization(database, actor.billing, input.organization_id);
+  await deleteCollectionsOf(database, actor.files, input.organization_id);
   await database.db.deleteFrom('organizations').where('id', '=', input.organization_id).execute();
   return { message: 'Organization deleted.' };
-}
-
-export type OrganizationDeleteHook = (database: Database, organizationId: string) => Promise<void>;
-const beforeOrganizationDelete: OrganizationDeleteHook[] = [];
-export function onOrganizationDelete(hook: OrganizationDeleteHook): void {
-  beforeOrganizationDelete.push(hook);
 }

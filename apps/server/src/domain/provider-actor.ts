@@ -16,7 +16,7 @@ export interface ProviderActor {
   files: FileStore;
   fileUrl: FileLinks;
   pageImageUrl: PageImageLinks;
-  /** The reranker's per-organization byte budget, one per server (see models/rerank.ts). */
+  /** The reranker's per-organization byte budget, shared by every server (see limits/byte-budget.ts). */
   rerankLimiter: ByteRateLimiter;
   /** Milliseconds since the epoch; picks the usage minute (tests move it). */
   now?: () => number;

@@ -6,6 +6,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
+import { recordRequestMetrics } from './metrics.ts';
 import { documentedErrors, registerErrorHandling } from './plugins/errors.ts';
 import { requestLogSerializers } from './plugins/request-log.ts';
 import { limitLargeBodies } from './plugins/large-bodies.ts';
@@ -18,6 +19,7 @@ import { billingCheckoutRoutes } from './routes/billing-checkout.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { provideDashboardActor } from './routes/dashboard-actor.ts';
 import { memberRoutes } from './routes/members.ts';
+import { operationsRoutes } from './routes/operations.ts';
 import { organizationRoutes } from './routes/organizations.ts';
 import { adminRoutes } from './routes/provider/admin.ts';
 import { providerRoutes } from './routes/provider/index.ts';
@@ -36,6 +38,8 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
     },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: true,
+    // On close (SIGTERM) idle keep-alive connections end at once; requests in flight finish.
+    forceCloseConnections: 'idle',
     ...fastifyOptions,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -50,6 +54,11 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
     }
   });
   registerErrorHandling(app);
+  recordRequestMetrics(app, context.metrics);
+  app.addHook('onClose', async () => {
+    await context.limits.close();
+    await context.files.close();
+  });
   // Every 4xx a route can give is in the OpenAPI description (see plugins/errors.ts).
   app.addHook('onRoute', documentedErrors);
   limitLargeBodies(app);
@@ -67,6 +76,8 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  // Probes and metrics: before the dashboard's fallback page, outside every auth scope.
+  await app.register(operationsRoutes, context);
   await app.register(authRoutes, context);
   await app.register(documentFileRoutes, context);
   // Billing pages and the Stripe webhook: reached without a session.

@@ -1,19 +1,29 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import type { StorageConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { keepWriteAheadLogsSmall } from '../db/wal-checkpoint.ts';
 import { notifyDocumentsQueued, tuneForIngestion } from '../db/queue.ts';
+import { openFileStore } from '../storage/open-file-store.ts';
 import { closeOcr } from './parse.ts';
 import { startIngestWorkers } from './worker.ts';
 
 /** The ingestion thread (see thread.ts): its own database handle, the usual worker loops. */
-const { dataDir, databaseUrl, concurrency, checkpoints } = workerData as { dataDir: string; databaseUrl?: string; concurrency: number; checkpoints: boolean };
+const { dataDir, databaseUrl, storage, concurrency, graceMs, checkpoints } = workerData as {
+  dataDir: string;
+  databaseUrl?: string;
+  storage: StorageConfig;
+  concurrency: number;
+  graceMs: number;
+  checkpoints: boolean;
+};
 const port = parentPort!;
 const database = await openDatabase({ dataDir, databaseUrl });
 await tuneForIngestion(database);
 const logs = checkpoints ? keepWriteAheadLogsSmall(database) : null;
+const files = openFileStore(storage, database, dataDir);
 const workers = await startIngestWorkers({
   database,
-  dataDir,
+  files,
   concurrency,
   log: {
     info: (text) => port.postMessage({ type: 'info', text }),
@@ -23,9 +33,10 @@ const workers = await startIngestWorkers({
 port.on('message', async (message: { type: 'queued' | 'stop' }) => {
   if (message.type === 'queued') notifyDocumentsQueued();
   if (message.type === 'stop') {
-    await workers.stop();
+    await workers.stop({ graceMs });
     logs?.stop();
     await closeOcr();
+    await files.close();
     await database.destroy();
     port.close();
   }

@@ -1,9 +1,11 @@
 import { Worker } from 'node:worker_threads';
+import type { StorageConfig } from '../config.ts';
 import { onDocumentQueued } from '../db/queue.ts';
 
 export interface IngestThreadOptions {
   dataDir: string;
   databaseUrl?: string;
+  storage: StorageConfig;
   concurrency: number;
   /** This thread also keeps SQLite's write-ahead logs small (one thread of the server does). */
   checkpoints: boolean;
@@ -15,13 +17,19 @@ export interface IngestThreadOptions {
  * indexing run beside the HTTP event loop instead of between its requests, with their own
  * database connection. Documents queued by this thread's services wake them at once.
  */
+/**
+ * On stop, documents in hand get this long to finish; the rest go back to the queue, so a
+ * stopping server exits well within the 10 s an orchestrator grants after SIGTERM.
+ */
+const STOP_GRACE_MS = 5000;
+
 export function startIngestThread(options: IngestThreadOptions): { stop(): Promise<void> } {
   // The server runs its TypeScript through tsx, whose loader a new thread does not inherit:
   // the thread registers it before loading its entry.
   const entry = new URL('./thread-entry.ts', import.meta.url).href;
   const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`, {
     eval: true,
-    workerData: { dataDir: options.dataDir, databaseUrl: options.databaseUrl, concurrency: options.concurrency, checkpoints: options.checkpoints },
+    workerData: { dataDir: options.dataDir, databaseUrl: options.databaseUrl, storage: options.storage, concurrency: options.concurrency, graceMs: STOP_GRACE_MS, checkpoints: options.checkpoints },
   });
   let exited = false;
   worker.once('exit', () => {
@@ -39,8 +47,9 @@ export function startIngestThread(options: IngestThreadOptions): { stop(): Promi
       if (exited) return;
       const done = new Promise((resolve) => worker.once('exit', resolve));
       worker.postMessage({ type: 'stop' });
-      // A thread that cannot finish its batch in time is ended: its leases put the work back.
-      const timer = setTimeout(() => void worker.terminate(), 10_000);
+      // A thread stuck past its grace (a long synchronous parse) is ended: its leases run out
+      // and put the work back.
+      const timer = setTimeout(() => void worker.terminate(), STOP_GRACE_MS + 2000);
       await done;
       clearTimeout(timer);
     },

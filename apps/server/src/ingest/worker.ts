@@ -8,7 +8,7 @@ import type { Database, DB } from '../db/schema.ts';
 import { searchIndex } from '../db/search/index.ts';
 import { nowIso } from '../domain/clock.ts';
 import { type ClaimedDocument, claim, defaultLeaseRules, fail as failDocument, finish, type LeaseRules, markParsed as markDocumentParsed, recoverExpired, release, renew } from '../domain/document-states.ts';
-import { fileStore } from '../domain/file-store.ts';
+import type { FileStore } from '../domain/file-store.ts';
 import { addDocumentEvent, type CollectionRef } from '../domain/usage-events.ts';
 import { type ChunkedDocument, chunkPages } from './chunker.ts';
 import { ParseError, parseFile } from './parse.ts';
@@ -17,7 +17,8 @@ import { countTokens } from './tokens.ts';
 
 export interface IngestWorkerOptions {
   database: Database;
-  dataDir: string;
+  /** Where the raw files are (the installation's store: a bucket, PostgreSQL or the data folder). */
+  files: FileStore;
   /** Documents handled at once by this process. */
   concurrency: number;
   /** Lease length, batch size and the large-document limit (document-states.ts has the defaults). */
@@ -28,8 +29,11 @@ export interface IngestWorkerOptions {
 }
 
 export interface IngestWorkers {
-  /** Resolves when every loop has finished its current document. */
-  stop(): Promise<void>;
+  /**
+   * Stops claiming. Resolves when every loop has finished its documents in hand or, with
+   * `graceMs`, once that time is up; documents still held then go back to the queue uncharged.
+   */
+  stop(options?: { graceMs?: number }): Promise<void>;
   /** Resolves once the queue is empty and no document is in hand (tests, benchmarks). */
   idle(): Promise<void>;
 }
@@ -47,7 +51,7 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
   const { leaseMs } = rules;
   const idlePollMs = options.idlePollMs ?? 1000;
   const owner = `${process.pid}-${randomUUID()}`;
-  const files = fileStore(options.dataDir);
+  const { files } = options;
   const index = searchIndex(database);
 
   let stopped = false;
@@ -355,12 +359,19 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
 
   const loops = Array.from({ length: Math.max(1, concurrency) }, () => loop());
   return {
-    async stop() {
+    async stop({ graceMs } = {}) {
       stopped = true;
       clearInterval(sweep);
       unsubscribe();
       wake?.();
-      await Promise.all(loops);
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<void>((resolve) => (timer = graceMs === undefined ? undefined : setTimeout(resolve, graceMs)));
+      await Promise.race([Promise.all(loops), ...(graceMs === undefined ? [] : [graceOver])]);
+      clearTimeout(timer);
+      // What a loop still holds goes back now, not a lease later (SIGTERM: another worker takes it).
+      const held = await database.db.selectFrom('documents').select('id').where('lease_owner', '=', owner).execute();
+      await release(database, owner, held.map((row) => row.id));
+      if (held.length > 0) options.log?.info(`ingest: ${held.length} document(s) handed back to the queue`);
     },
     idle: () =>
       new Promise<void>((resolve) => {

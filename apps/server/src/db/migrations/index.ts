@@ -6,6 +6,7 @@ import * as usage from './004_usage.ts';
 import * as usageRollups from './005_usage_rollups.ts';
 import * as searchFile from './006_search_file.ts';
 import * as collectionIndex from './007_collection_index.ts';
+import * as scaleOut from './009_scale_out.ts';
 import * as providerApi from './010_provider_api.ts';
 
 /**
@@ -20,5 +21,6 @@ export const migrations: Record<string, Migration> = {
   '005_usage_rollups': usageRollups,
   '006_search_file': searchFile,
   '007_collection_index': collectionIndex,
+  '009_scale_out': scaleOut,
   '010_provider_api': providerApi,
 };

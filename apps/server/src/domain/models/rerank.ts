@@ -2,9 +2,9 @@ import type { ModelLatency, RerankRequest, RerankResponse } from '@sift/contract
 import type { Database } from '../../db/schema.ts';
 import { countTokens } from '../../ingest/tokens.ts';
 import { Invalid } from '../errors.ts';
-import { MODEL_MAX_REQUEST_BYTES, MODEL_REQUEST_BYTE_OVERHEAD, RERANK_BYTES_PER_MINUTE } from '../limits.ts';
+import { MODEL_MAX_REQUEST_BYTES, MODEL_REQUEST_BYTE_OVERHEAD, RATE_LIMIT_WINDOW_MS, RERANK_BYTES_PER_MINUTE } from '../limits.ts';
 import type { ProviderActor } from '../provider-actor.ts';
-import { type ByteRateLimiter, createByteRateLimiter } from './rate-limit.ts';
+import type { ByteBudget } from './rate-limit.ts';
 import { rerankModel } from './registry.ts';
 import { recordRerankerUsage } from './reranker-usage.ts';
 import { utf8Bytes } from './text.ts';
@@ -12,13 +12,12 @@ import { utf8Bytes } from './text.ts';
 export type RerankActor = Pick<ProviderActor, 'organizationId' | 'rerankLimiter' | 'now'>;
 
 /** The reranker's per-organization budget of spec §9, counted as the OpenAPI description counts bytes. */
-export function createRerankLimiter(now?: () => number): ByteRateLimiter {
-  return createByteRateLimiter({
-    budgetBytes: RERANK_BYTES_PER_MINUTE,
-    now,
-    describe: (budget) => `Rate limit exceeded: the reranker allows ${budget.toLocaleString('en-US')} bytes per minute per organization.`,
-  });
-}
+export const rerankBudget: ByteBudget = {
+  name: 'rerank',
+  budgetBytes: RERANK_BYTES_PER_MINUTE,
+  windowMs: RATE_LIMIT_WINDOW_MS,
+  describe: (budget) => `Rate limit exceeded: the reranker allows ${budget.toLocaleString('en-US')} bytes per minute per organization.`,
+};
 
 /** OpenAPI: sum(150 + query bytes + document bytes), the query counted once per document. */
 export function rerankRequestBytes(query: string, documents: readonly string[]): number {
@@ -77,7 +76,7 @@ export async function scoreWithReranker(
       `The request is ${totalBytes} bytes, more than the ${limits.bytesPerMinute} bytes per minute the reranker allows; send fewer or shorter documents per request.`,
     );
   }
-  actor.rerankLimiter.admit(actor.organizationId, totalBytes, limits.bytesPerMinute);
+  await actor.rerankLimiter.admit(actor.organizationId, totalBytes, limits.bytesPerMinute);
 
   const inferenceStarted = performance.now();
   const scores = await model.score(input.query, input.documents);

@@ -1,10 +1,10 @@
-import { createReadStream } from 'node:fs';
 import { GetDocumentQuery, GetPageImageQuery } from '@sift/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { openDocumentFile } from '../../domain/documents.ts';
 import { verifyFileToken, verifyPageImageToken } from '../../domain/file-links.ts';
-import { fileStore } from '../../domain/file-store.ts';
+import { NotFound } from '../../domain/errors.ts';
+import { fileMessages } from '../../domain/file-store.ts';
 import { getPageImage } from '../../domain/page-images.ts';
 import { errorResponses } from '../plugins/errors.ts';
 import type { AppContext } from '../context.ts';
@@ -19,20 +19,22 @@ const CACHED_FOREVER = 'private, max-age=31536000, immutable';
  * the credential. Files are served sandboxed (no script runs on our origin from an uploaded HTML
  * file).
  */
-export const documentFileRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { database, keyring, config }) => {
-  const files = fileStore(config.dataDir);
+export const documentFileRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { database, keyring, files }) => {
   app.get(
     '/v1/documents/get-document',
     { schema: { tags: ['Documents'], querystring: GetDocumentQuery, response: { 200: z.any().describe('The raw file'), ...errorResponses(404) } } },
     async (request, reply) => {
       const documentId = await verifyFileToken(keyring, request.query.token);
       const file = await openDocumentFile(database, documentId);
+      const body = await files.stream(file.fileHash).catch(() => {
+        throw new NotFound(fileMessages.missing);
+      });
       return reply
         .header('content-type', file.contentType)
         .header('cache-control', CACHED_FOREVER)
         .header('content-security-policy', 'sandbox')
         .header('x-content-type-options', 'nosniff')
-        .send(createReadStream(files.path(file.fileHash)));
+        .send(body);
     },
   );
   app.get(

@@ -6,7 +6,7 @@ import type { FastifyPluginAsync } from 'fastify';
 export const webDistDir = fileURLToPath(new URL('../../../../web/dist/', import.meta.url));
 
 /** API prefixes never fall back to the dashboard's index.html. */
-const API_PREFIXES = ['/api/', '/v1/', '/auth/', '/billing/', '/docs', '/openapi.json'];
+const API_PREFIXES = ['/api/', '/v1/', '/auth/', '/billing/', '/docs', '/openapi.json', '/health', '/metrics'];
 
 /** Serves the built dashboard; any other GET outside the APIs gets index.html so the SPA can route it. */
 export const webRoutes: FastifyPluginAsync = async (app) => {

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { attachFileStore } from '../../../domain/collections.ts';
 import { fileLinks, pageImageLinks } from '../../../domain/file-links.ts';
-import { fileStore } from '../../../domain/file-store.ts';
-import { createRerankLimiter } from '../../../domain/models/rerank.ts';
+import { rerankBudget } from '../../../domain/models/rerank.ts';
+import { byteBudget } from '../../../limits/byte-budget.ts';
 import type { ProviderActor } from '../../../domain/provider-actor.ts';
 import { type AppContext, dashboardUrl } from '../../context.ts';
 
@@ -15,12 +14,12 @@ declare module 'fastify' {
 
 /**
  * Builds every provider request's actor in one place: the key's organization and permission,
- * its files, its file and page-image URLs, and the reranker budget (one per server).
+ * its files, its file and page-image URLs, and the reranker budget (the installation's).
  */
 export function provideActor(app: FastifyInstance, context: AppContext): void {
-  const files = fileStore(context.config.dataDir);
-  attachFileStore(context.database, files);
-  const rerankLimiter = createRerankLimiter();
+  const { files } = context;
+  // Counted where every server of the installation counts (limits/limit-store.ts).
+  const rerankLimiter = byteBudget(context.limits, rerankBudget);
   app.decorateRequest('actor', null as unknown as ProviderActor);
   app.addHook('preHandler', async (request) => {
     const baseUrl = dashboardUrl(context.config, request);

@@ -6,12 +6,16 @@ import { errorResponses } from '../../plugins/errors.ts';
 import type { AppContext } from '../../context.ts';
 
 /** /v1/models: the reranker and the embedding model (read_only keys may call both: nothing changes). */
-export const modelRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { database }) => {
+export const modelRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { database, metrics }) => {
   const tags = ['Models'];
   app.post(
     '/models/rerank',
     { schema: { tags, body: RerankRequest, response: { 200: RerankResponse, ...errorResponses(404, 429) } } },
-    async (request) => rerank(database, request.actor, request.body),
+    async (request) => {
+      const result = await rerank(database, request.actor, request.body);
+      metrics.rerankerBytes.inc(result.total_bytes);
+      return result;
+    },
   );
   app.post(
     '/models/embed',

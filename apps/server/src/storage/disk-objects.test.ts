@@ -3,13 +3,14 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { fileStore } from './file-store.ts';
+import { fileStore } from '../domain/file-store.ts';
+import { diskObjects } from './disk-objects.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sift-files-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 test('small and large files are stored whole under their SHA-256, with no temporary file left', async () => {
-  const store = fileStore(dataDir);
+  const store = fileStore(diskObjects(dataDir));
   const small = Buffer.from('a few bytes of text');
   const large = Buffer.alloc(3 << 20, 7); // past the size written synchronously
   for (const bytes of [small, large]) {

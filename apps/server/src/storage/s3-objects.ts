@@ -1,0 +1,46 @@
+import { Readable } from 'node:stream';
+import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { StorageConfig } from '../config.ts';
+import type { ObjectStore } from '../domain/file-store.ts';
+
+/** S3's limit of keys per DeleteObjects call. */
+const DELETE_BATCH = 1000;
+
+/**
+ * Raw files in an S3-compatible bucket (AWS S3, MinIO, Ceph, R2 ...), at `files/<aa>/<sha256>`.
+ * Checksums are sent and checked only where the S3 protocol requires them, which every
+ * S3-compatible server understands (newer SDK defaults are AWS-only extensions).
+ */
+export function s3Objects(config: NonNullable<StorageConfig['s3']>): ObjectStore {
+  const client = new S3Client({
+    endpoint: config.endpoint,
+    region: config.region,
+    credentials: config.credentials,
+    forcePathStyle: config.forcePathStyle,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  const Bucket = config.bucket;
+  const keyOf = (hash: string) => `files/${hash.slice(0, 2)}/${hash}`;
+  const open = async (hash: string) => {
+    const { Body } = await client.send(new GetObjectCommand({ Bucket, Key: keyOf(hash) }));
+    if (!Body) throw new Error(`no stored object ${hash}`);
+    return Body;
+  };
+  return {
+    kind: 's3',
+    async write(hash, bytes) {
+      await client.send(new PutObjectCommand({ Bucket, Key: keyOf(hash), Body: bytes, ContentLength: bytes.length }));
+    },
+    read: async (hash) => Buffer.from(await (await open(hash)).transformToByteArray()),
+    stream: async (hash) => (await open(hash)) as Readable,
+    async remove(hashes) {
+      for (let start = 0; start < hashes.length; start += DELETE_BATCH) {
+        const Objects = hashes.slice(start, start + DELETE_BATCH).map((hash) => ({ Key: keyOf(hash) }));
+        const { Errors } = await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects, Quiet: true } }));
+        if (Errors?.length) throw new Error(`the object store kept ${Errors.length} object(s): ${Errors[0]?.Code ?? 'unknown error'}`);
+      }
+    },
+    close: async () => client.destroy(),
+  };
+}
