@@ -90,5 +90,5 @@ test('an index of migration 006 moves to one index per collection on start, ever
   } finally {
     await reopened.destroy();
   }
-  f.workers = await startIngestWorkers({ database: h.database, dataDir: h.config.dataDir, concurrency: 1, idlePollMs: 50 });
+  f.workers = await startIngestWorkers({ database: h.database, files: h.files, concurrency: 1, idlePollMs: 50 });
 }, 120_000);
