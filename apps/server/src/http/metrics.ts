@@ -43,9 +43,10 @@ export function createMetrics(database: Database) {
     help: 'Bytes admitted by the reranker (as its budget counts them).',
     registers,
   });
-  // One query per scrape feeds the three document gauges.
+  // One query per scrape feeds the three document gauges: a scrape asks all three in one turn, so
+  // they share the query in flight; the next scrape reads afresh.
   let scrape: Promise<Awaited<ReturnType<typeof documentsByStatus>>> | null = null;
-  const byStatus = () => (scrape ??= documentsByStatus(database).finally(() => setTimeout(() => (scrape = null), 100)));
+  const byStatus = () => (scrape ??= documentsByStatus(database).finally(() => (scrape = null)));
   new Gauge({
     name: 'sift_queue_documents',
     help: 'Documents by index status (the queue: not_parsed, parsing, not_indexed, indexing).',
