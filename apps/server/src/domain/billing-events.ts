@@ -3,7 +3,7 @@ import { isSelfServe, type PlanType, plans } from '../billing/plans.ts';
 import type { BillingEvent } from '../billing/billing-event.ts';
 import type { BillingProvider } from '../billing/provider.ts';
 import type { Database, DB } from '../db/schema.ts';
-import { loadSubscription, type SubscriptionRow, writeInvoice } from './billing.ts';
+import { loadSubscription, type SubscriptionRow, writeInvoice, writeSubscription } from './billing.ts';
 import { nowIso } from './clock.ts';
 
 /** What applying an event changed: whether it was new, and a subscription a newer one replaced. */
@@ -83,11 +83,7 @@ async function applyCompletedCheckout(trx: Transaction<DB>, event: EventOf<'chec
     stripe_subscription_id: subscriptionId,
     updated_at: nowIso(),
   };
-  await trx
-    .insertInto('subscriptions')
-    .values({ organization_id: organizationId, ...facts })
-    .onConflict((oc) => oc.column('organization_id').doUpdateSet(facts))
-    .execute();
+  await writeSubscription(trx, organizationId, facts);
   return supersededBy(previous, subscriptionId);
 }
 
@@ -130,11 +126,7 @@ async function applySubscription(trx: Transaction<DB>, event: EventOf<'subscript
     stripe_subscription_id: event.subscriptionId,
     updated_at: nowIso(),
   };
-  await trx
-    .insertInto('subscriptions')
-    .values({ organization_id: organizationId, ...facts })
-    .onConflict((oc) => oc.column('organization_id').doUpdateSet(facts))
-    .execute();
+  await writeSubscription(trx, organizationId, facts);
   return supersededBy(current, event.subscriptionId);
 }
 

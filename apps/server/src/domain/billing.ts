@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import type { Insertable, Kysely, Transaction } from 'kysely';
 import { addDays, paidPeriodStartsUntil, type Period, subscriptionState } from '../billing/periods.ts';
 import { isSelfServe, type PlanType, plans, type SelfServePlanType, type SubscriptionType } from '../billing/plans.ts';
 import type { BillingProvider } from '../billing/provider.ts';
@@ -24,6 +24,20 @@ export type SubscriptionRow = DB['subscriptions'];
 
 export const loadSubscription = (db: Executor, organizationId: string) =>
   db.selectFrom('subscriptions').selectAll().where('organization_id', '=', organizationId).executeTakeFirst();
+
+type SubscriptionFacts = Partial<Omit<SubscriptionRow, 'organization_id'>>;
+
+/**
+ * An organization's one subscription row: `facts` replace what it says; `whenNew` fills the
+ * columns a row needs only when there was none yet.
+ */
+export async function writeSubscription(db: Executor, organizationId: string, facts: SubscriptionFacts, whenNew: SubscriptionFacts = {}): Promise<void> {
+  await db
+    .insertInto('subscriptions')
+    .values({ ...whenNew, ...facts, organization_id: organizationId } as Insertable<SubscriptionRow>)
+    .onConflict((oc) => oc.column('organization_id').doUpdateSet(facts))
+    .execute();
+}
 
 /**
  * The organization's current billing cycle (the subscription period now falls in: the trial, else
@@ -188,11 +202,7 @@ export async function confirmLocalCheckout(database: Database, checkoutId: strin
       stripe_subscription_id: null,
       updated_at: startedAt,
     };
-    await trx
-      .insertInto('subscriptions')
-      .values({ organization_id: spent.organization_id, ...facts })
-      .onConflict((oc) => oc.column('organization_id').doUpdateSet(facts))
-      .execute();
+    await writeSubscription(trx, spent.organization_id, facts);
     if (trialEnd) {
       await writeInvoice(trx, spent.organization_id, plan.type, 0, startedAt, `local:${spent.organization_id}:${startedAt}:trial`);
     }
@@ -256,9 +266,5 @@ export async function setPlanByAdmin(db: Executor, organizationId: string, plan:
     ended_at: null,
     updated_at: now,
   };
-  await db
-    .insertInto('subscriptions')
-    .values({ organization_id: organizationId, ...row, trial_used: 0, stripe_customer_id: null, stripe_subscription_id: null })
-    .onConflict((conflict) => conflict.column('organization_id').doUpdateSet(row))
-    .execute();
+  await writeSubscription(db, organizationId, row, { trial_used: 0, stripe_customer_id: null, stripe_subscription_id: null });
 }
