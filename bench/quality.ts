@@ -7,8 +7,8 @@ import ZeroEntropy from 'zeroentropy';
 import { createKeyring } from '../apps/server/src/auth/keyring.ts';
 import { openDatabase } from '../apps/server/src/db/database.ts';
 import { bootstrap } from '../apps/server/src/domain/bootstrap.ts';
-import { readCisi } from './cisi.ts';
-import { averagePrecision, mean, ndcgAt } from './ir-metrics.ts';
+import { cisiDirectory, loadCisi } from './support/cisi.ts';
+import { averagePrecision, mean, ndcgAt } from './support/ir-metrics.ts';
 import { textGenerator } from './support/corpus.ts';
 
 /**
@@ -91,7 +91,9 @@ const ADMIN_KEY = 'quality-bench-admin-key-0123456789';
 
 export async function runQualityBench(options: { largeMegabytes?: number } = {}): Promise<QualityRow[]> {
   const largeMegabytes = options.largeMegabytes ?? Number(process.env.QUALITY_LARGE_MB ?? 20);
-  const cisi = readCisi();
+  const cisiDir = cisiDirectory();
+  if (!cisiDir) throw new Error('the CISI collection is missing: set SIFT_BENCH_CISI to its folder');
+  const cisi = loadCisi(cisiDir);
   const dataDir = mkdtempSync(join(tmpdir(), 'sift-quality-'));
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const setup = await openDatabase({ dataDir });
@@ -108,7 +110,7 @@ export async function runQualityBench(options: { largeMegabytes?: number } = {})
     // benchmark measures the model, so its organization gets a budget that never binds.
     const admin = new ZeroEntropy({ apiKey: ADMIN_KEY, baseURL: `http://127.0.0.1:${port}/v1`, maxRetries: 0 });
     await admin.post('/admin/update-organization', { body: { organization_id: organizationId, override_bpm_fast: 1e12, override_bpm_slow: 1e12 } });
-    await load(client, 'cisi', cisi.documents.map((d) => ({ path: d.id, text: d.text })));
+    await load(client, 'cisi', cisi.documents.map((d) => ({ path: d.path, text: d.pages.join('\n') })));
 
     const search = (collection: string, query: string, k: number, mode: Mode) =>
       client.queries.topDocuments({ collection_name: collection, query, k, latency_mode: mode.latency_mode, ...(mode.reranker ? { reranker: RERANKER } : {}) });

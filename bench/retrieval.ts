@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { rerankModel } from '../apps/server/src/domain/models/registry.ts';
-import { type Cisi, cisiDirectory, loadCisi, ndcg } from './support/cisi.ts';
+import { type Cisi, cisiDirectory, loadCisi } from './support/cisi.ts';
+import { ndcgAt } from './support/ir-metrics.ts';
 import { type CorpusShape, generateCorpus, generateQueries, SHAPES } from './support/corpus.ts';
 import { buildFloor, FLOOR_TABLES, type Floor, type FloorTable } from './support/floor.ts';
 import { floorAnalyzer } from './support/analyzer.ts';
@@ -167,12 +168,12 @@ async function measureJudged(sift: Sift, cisi: Cisi): Promise<JudgedFigures> {
   for (const query of cisi.queries) {
     const top50 = await sift.post<Hits>('/queries/top-documents', { collection_name: 'cisi', query: query.text, k: 50 }, key);
     const paths = top50.results.map((hit) => hit.path);
-    ndcgSum += ndcg(paths, query.relevant);
+    ndcgSum += ndcgAt(10, paths, query.relevant);
     // The built-in reranker in this process (the same model code the server runs, without the
     // per-organization byte budget that would make the benchmark wait).
     const scores = await reranker.score(query.text, paths.map((path) => texts.get(path) ?? ''));
     const reranked = paths.map((path, i) => ({ path, score: scores[i]!, i })).sort((a, b) => b.score - a.score || a.i - b.i);
-    rerankedSum += ndcg(reranked.map((hit) => hit.path), query.relevant);
+    rerankedSum += ndcgAt(10, reranked.map((hit) => hit.path), query.relevant);
   }
   const time = async (path: string, body: (query: string) => object) => {
     const samples: number[] = [];

@@ -4,7 +4,11 @@ import type { BenchDocument } from './corpus.ts';
 
 /**
  * The CISI test collection (../shared/data/cisi, or SIFT_BENCH_CISI): 1,460 abstracts, 112
- * queries, binary judgements for 76 of them. Documents are title and abstract; paths `cisi/<id>`.
+ * queries, binary judgements for 76 of them; the one reader of it for every benchmark. A document
+ * is its title and abstract (`.T`, `.W`), path `cisi/<id>`; a query is its title, when it has one
+ * (55 of the 112 are an article's title and abstract), and its text (`.T`, `.W`): the whole
+ * statement of the need, as a user would paste it. Authors (`.A`, `.B`) and citations (`.X`) are
+ * not text to match.
  */
 export interface Cisi {
   documents: BenchDocument[];
@@ -51,17 +55,6 @@ export function loadCisi(dir: string): Cisi {
   }
   const queries = records(readFileSync(join(dir, 'CISI.QRY'), 'utf8'))
     .filter(({ id }) => relevant.has(id))
-    .map(({ id, fields }) => ({ id, text: (fields.W ?? '').replace(/\s+/g, ' ').trim(), relevant: relevant.get(id)! }));
+    .map(({ id, fields }) => ({ id, text: `${fields.T ?? ''} ${fields.W ?? ''}`.replace(/\s+/g, ' ').trim(), relevant: relevant.get(id)! }));
   return { documents, queries };
-}
-
-/** nDCG@k with binary relevance. */
-export function ndcg(ranked: string[], relevant: Set<string>, k = 10): number {
-  let dcg = 0;
-  ranked.slice(0, k).forEach((path, i) => {
-    if (relevant.has(path)) dcg += 1 / Math.log2(i + 2);
-  });
-  let ideal = 0;
-  for (let i = 0; i < Math.min(k, relevant.size); i++) ideal += 1 / Math.log2(i + 2);
-  return ideal === 0 ? 0 : dcg / ideal;
 }
