@@ -27,9 +27,6 @@ const MARKS = /\p{M}+/gu;
 /** Words longer than this are not language (hashes, base64): they are cut, keeping terms small. */
 const MAX_TERM_LENGTH = 64;
 
-/** True for a word the index leaves out. */
-export const isStopWord = (word: string): boolean => STOP_WORDS.has(word);
-
 /** The terms of a text, in order, repeats kept (their count is the term frequency). */
 export function analyze(text: string): string[] {
   // Plain ASCII (most text) needs no decomposition, and its words are runs of [a-z0-9]: a

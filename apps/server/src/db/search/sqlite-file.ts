@@ -49,17 +49,6 @@ export function searchFilePath(sqlitePath: string, collectionId: string): string
   return join(searchDirectory(sqlitePath), `${collectionId}.db`);
 }
 
-/**
- * Makes a collection's tables readable as `search.<table>` on a connection to the main file;
- * false when the collection has no search file (nothing indexed yet).
- */
-export function attachSearchFile(connection: SQLite.Database, sqlitePath: string, collectionId: string): boolean {
-  const file = searchFilePath(sqlitePath, collectionId);
-  if (!existsSync(file)) return false;
-  connection.prepare('attach database ? as search').run(file);
-  return true;
-}
-
 /** Rows (rowid, text) of each granularity in the main file, for a set of documents, by rowid. */
 const sources: Record<Granularity, (documents: string) => string> = {
   documents: (documents) => `select d.seq as rowid, coalesce(d.text, '') as text from source.documents d where d.id in (${documents})`,
