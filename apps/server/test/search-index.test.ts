@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { analyze } from '../src/db/search/analyzer.ts';
+import { searchIndex } from '../src/db/search/index.ts';
 import { rebuildPostgresIndex } from '../src/db/search/postgres.ts';
 import { existsSync, rmSync } from 'node:fs';
 import { ensureSearchFiles, searchFilePath } from '../src/db/search/sqlite-file.ts';
@@ -182,5 +184,35 @@ describe.runIf(process.env.SIFT_TEST_DIALECT === 'postgres' && process.env.TEST_
     for (const [key, hits] of Object.entries(sqlite!)) {
       hits.forEach((hit, i) => expect((postgres![key]![i] as unknown[]).at(-1)).toBeCloseTo((hit as unknown[]).at(-1) as number, 12));
     }
+  });
+});
+
+describe("a collection's common terms (relevance feedback leaves them out)", () => {
+  let h: Harness;
+  let f: Fixtures;
+  beforeAll(async () => {
+    h = await startHarness();
+    f = await providerFixtures(h);
+    await h.call('/v1/collections/add-collection', { collection_name: 'notes' }, f.keyA);
+    // Ten one-passage documents: "kelp" in three, "otter" in one, "heron" in none.
+    for (let i = 0; i < 10; i++) {
+      const text = `Note ${i} about the river${i < 3 ? ' and its kelp' : ''}${i === 0 ? ' and an otter' : ''}.`;
+      expect((await h.call('/v1/documents/add-document', { collection_name: 'notes', path: `note-${i}.txt`, content: { type: 'text', text } }, f.keyA)).status).toBe(201);
+    }
+    await f.workers.idle();
+  }, 120_000);
+  afterAll(async () => {
+    await f.workers.stop();
+    await h.close();
+  });
+
+  test('a term is common when more rows than the share hold it, however many rows that is', async () => {
+    const id = await collectionId(h, f.organizationA, 'notes');
+    const terms = analyze('river kelp otter heron');
+    const common = (share: number) => searchIndex(h.database).commonTerms(id, 'coarse', terms, share);
+    expect([...(await common(0.1))].sort()).toEqual(analyze('kelp river').sort());
+    expect([...(await common(0.3))].sort()).toEqual(analyze('river'));
+    expect([...(await common(0))].sort()).toEqual(analyze('kelp otter river').sort());
+    expect([...(await common(1))]).toEqual([]);
   });
 });

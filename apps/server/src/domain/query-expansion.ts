@@ -14,7 +14,7 @@ import { queryWeights, relevanceModel, RM3_EXPANSION_TERMS, RM3_FEEDBACK_DOCUMEN
  * Everything here is deterministic and reads the same statistics on both databases.
  */
 
-/** Relevance-model terms whose document frequency is looked up, before the too-common ones are left out. */
+/** Relevance-model terms judged common or not, before the common ones are left out. */
 const CANDIDATE_TERMS = 3 * RM3_EXPANSION_TERMS;
 
 /** The weighted terms of the expanded query; empty when the query has no searchable term. */
@@ -26,6 +26,6 @@ export async function expandedQuery(database: Database, collectionId: string, qu
   const feedback = await index.topSnippets({ collectionId, query, filter, granularity: 'coarse', k: RM3_FEEDBACK_DOCUMENTS, terms: queryWeights(terms) });
   if (feedback.length === 0) return queryWeights(terms);
   const model = relevanceModel(feedback.map((hit) => ({ terms: analyze(hit.content), score: bm25Weight(hit.score) }))).slice(0, CANDIDATE_TERMS);
-  const statistics = await index.termStatistics(collectionId, 'coarse', model.map(([term]) => term));
-  return rm3Query(terms, model, (term) => (statistics.frequencies.get(term) ?? 0) > RM3_MAX_DOCUMENT_SHARE * statistics.rows);
+  const common = await index.commonTerms(collectionId, 'coarse', model.map(([term]) => term), RM3_MAX_DOCUMENT_SHARE);
+  return rm3Query(terms, model, (term) => common.has(term));
 }

@@ -6,7 +6,7 @@ import { postgresSearchIndex } from './postgres.ts';
 import { sqliteSearchIndex } from './sqlite.ts';
 import type { SearchIndex } from './types.ts';
 
-export type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit, TermStatistics, WeightedTerm } from './types.ts';
+export type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit, WeightedTerm } from './types.ts';
 
 const indexes = new WeakMap<Database, SearchIndex>();
 

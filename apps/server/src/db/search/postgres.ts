@@ -2,7 +2,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../schema.ts';
 import { analyze, BM25_B, BM25_K1 } from './analyzer.ts';
 import { filterSql } from './filter.ts';
-import { rankHits, RANK_SLACK, rankingTerms } from './rank.ts';
+import { commonBound, rankHits, RANK_SLACK, rankingTerms } from './rank.ts';
 import type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit, WeightedTerm } from './types.ts';
 
 /**
@@ -75,17 +75,16 @@ export function postgresSearchIndex({ db }: Database): SearchIndex {
         from (${best(request.granularity, request, terms)}) t join chunks c on c.seq = t."rowSeq" join documents d on d.id = c.document_id`.execute(db);
       return rankHits(rows, request.k, (hit) => [hit.path, hit.startIndex]);
     },
-    async termStatistics(collectionId, granularity, terms) {
+    async commonTerms(collectionId, granularity, terms, share) {
+      if (terms.length === 0) return new Set();
       const { rows } = await sql<{ n: string | number }>`
         select coalesce(sum(rows), 0) as n from search_stats where collection_id = ${collectionId} and granularity = ${granularity}`.execute(db);
-      const frequencies = new Map<string, number>();
-      if (terms.length > 0) {
-        const counted = await sql<{ term: string; df: string | number }>`
-          select term, count(*) as df from search_postings
-          where collection_id = ${collectionId} and granularity = ${granularity} and term = any(${[...terms]}::text[]) group by term`.execute(db);
-        for (const row of counted.rows) frequencies.set(row.term, Number(row.df));
-      }
-      return { rows: Number(rows[0]?.n ?? 0), frequencies };
+      const bound = commonBound(Number(rows[0]?.n ?? 0), share);
+      const common = await sql<{ term: string }>`
+        select t.term from unnest(${[...terms]}::text[]) as t(term)
+        where (select count(*) from (select 1 from search_postings p
+          where p.collection_id = ${collectionId} and p.granularity = ${granularity} and p.term = t.term limit ${bound}) s) >= ${bound}`.execute(db);
+      return new Set(common.rows.map((row) => row.term));
     },
     indexDocuments: (documentIds) => db.transaction().execute((trx) => indexPostgresDocuments(trx, documentIds)),
     // Collections get their statistics with their first rows; nothing to create.

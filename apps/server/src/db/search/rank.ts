@@ -37,3 +37,6 @@ function comparePlaces(a: (string | number)[], b: (string | number)[]): number {
 export function rankingTerms(request: SearchRequest): WeightedTerm[] {
   return request.terms ? request.terms.filter((term) => term.weight > 0) : queryTermCounts(request.query).map(({ term, count }) => ({ term, weight: count }));
 }
+
+/** Rows a term must be found in to be in more than `share` of `rows` (at least one). */
+export const commonBound = (rows: number, share: number): number => Math.floor(share * rows) + 1;

@@ -4,7 +4,7 @@ import { beforeDestroy } from '../database.ts';
 import type { Database } from '../schema.ts';
 import { queryTermCounts } from './analyzer.ts';
 import { filterSql } from './filter.ts';
-import { rankHits, RANK_SLACK, rankingTerms } from './rank.ts';
+import { commonBound, rankHits, RANK_SLACK, rankingTerms } from './rank.ts';
 import { defaultReaderThreads, openReaderPool, type ReaderPool } from './reader-pool.ts';
 import { ftsMatch, ftsTable, type Granularity, openSearchWriter, type SearchWriter, searchFilePath } from './sqlite-file.ts';
 import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
@@ -105,22 +105,17 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     );
   };
 
-  /** Document frequencies from an fts5vocab table over the collection's FTS table, made on its connection. */
-  const termStatistics: SearchIndex['termStatistics'] = async (collectionId, granularity, terms) => {
+  /** Rows counted in FTS5's docsize table (one row per indexed row, read without the index). */
+  const commonTerms: SearchIndex['commonTerms'] = async (collectionId, granularity, terms, share) => {
+    if (terms.length === 0) return new Set();
     const table = ftsTable(granularity);
-    const vocabulary = `v_${table}`;
-    const setup = `create virtual table if not exists temp.${vocabulary} using fts5vocab(search, '${table}', 'row')`;
-    const counted = await run<{ n: number }>(collectionId, sql`select count(*) as n from ${sql.raw(`search.${table}`)}`);
-    const frequencies = new Map<string, number>();
-    if (terms.length > 0) {
-      const rows = await run<{ term: string; doc: number }>(
-        collectionId,
-        sql`select term, doc from ${sql.raw(`temp.${vocabulary}`)} where term in (${sql.join(terms.map((term) => sql`${term}`))})`,
-        setup,
-      );
-      for (const row of rows) frequencies.set(row.term, row.doc);
-    }
-    return { rows: counted[0]?.n ?? 0, frequencies };
+    const counted = await run<{ n: number }>(collectionId, sql`select count(*) as n from ${sql.raw(`search.${table}_docsize`)}`);
+    const bound = commonBound(counted[0]?.n ?? 0, share);
+    const fts = sql.raw(`search.${table}`);
+    const name = sql.raw(table);
+    const counts = terms.map((term) => sql`select ${term} as term, (select count(*) from (select 1 from ${fts} where ${name} match ${ftsMatch([term])} limit ${bound})) as n`);
+    const rows = await run<{ term: string; n: number }>(collectionId, sql`${sql.join(counts, sql` union all `)}`);
+    return new Set(rows.filter((row) => row.n >= bound).map((row) => row.term));
   };
 
   return {
@@ -152,7 +147,7 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
       );
       return rankHits(rows, request.k, (hit) => [hit.path, hit.startIndex]);
     },
-    termStatistics,
+    commonTerms,
     indexDocuments: (documentIds) => searchWriter().index(documentIds),
     createCollection: (collectionId) => searchWriter().createCollection(collectionId),
     dropCollections: (collectionIds) => searchWriter().dropCollections(collectionIds),

@@ -20,11 +20,6 @@ export interface SearchRequest {
 }
 
 /** Rows of one granularity in a collection's index, and how many of them hold each term. */
-export interface TermStatistics {
-  rows: number;
-  frequencies: Map<string, number>;
-}
-
 export type Granularity = 'documents' | 'pages' | 'coarse' | 'fine';
 
 /** Every hit carries its document's id, path and metadata (JSON text) so no second lookup is needed. */
@@ -57,8 +52,12 @@ export interface SearchIndex {
   topDocuments(request: SearchRequest): Promise<DocumentHit[]>;
   topPages(request: SearchRequest & { includeContent: boolean }): Promise<PageHit[]>;
   topSnippets(request: SearchRequest & { granularity: 'coarse' | 'fine' }): Promise<SnippetHit[]>;
-  /** The number of rows of one granularity in a collection's index and the document frequency of these terms there. */
-  termStatistics(collectionId: string, granularity: Granularity, terms: readonly string[]): Promise<TermStatistics>;
+  /**
+   * Of these terms, those found in more than `share` (0..1) of a collection's rows of one
+   * granularity. Each count stops at that bound: a common term costs no more to judge than a
+   * rare one, where counting its rows would read its whole posting list.
+   */
+  commonTerms(collectionId: string, granularity: Granularity, terms: readonly string[], share: number): Promise<Set<string>>;
   /**
    * Makes these documents' text, pages and snippets (committed to the database already)
    * searchable in place of their older rows, in one transaction of the index.
