@@ -15,6 +15,14 @@ export interface DatabaseOptions {
   searchThreads?: number;
 }
 
+/**
+ * How long a statement waits for a lock another connection holds (SQLite's busy timeout,
+ * PostgreSQL's lock_timeout). Past it the write fails as contention (contention.ts): a 503 with
+ * `retry-after` for a client, a requeue for ingestion; never an unbounded wait.
+ */
+export const LOCK_WAIT_MS = 5000;
+const LOCK_WAIT = `set lock_timeout = ${LOCK_WAIT_MS}`;
+
 /** Opens SQLite under the data folder (default) or PostgreSQL (DATABASE_URL), and migrates it. */
 export async function openDatabase({ dataDir, databaseUrl, searchThreads }: DatabaseOptions): Promise<Database> {
   const database = databaseUrl?.startsWith('postgres') ? openPostgres(databaseUrl) : { ...openSqlite(dataDir, databaseUrl), searchThreads };
@@ -37,7 +45,7 @@ function openSqlite(dataDir: string, databaseUrl?: string): Database {
   const sqlite = new SQLite(sqlitePath);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${LOCK_WAIT_MS}`);
   sqlite.pragma('synchronous = NORMAL');
   // A log reset after a checkpoint is cut back to this size (see wal-checkpoint.ts).
   sqlite.pragma(`journal_size_limit = ${WAL_LIMIT_BYTES}`);
@@ -53,7 +61,11 @@ function openPostgres(url: string): Database {
   // A connection the database dropped (restart, failover, network) is replaced, never fatal to
   // the process: the query on it fails and says so, the next one gets a new connection.
   pool.on('error', () => {});
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    // Queued before any query of the connection's first user (a client runs its queries in order).
+    client.query(LOCK_WAIT).catch(() => {});
+  });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', pool, destroy: () => db.destroy() };
 }
@@ -64,8 +76,21 @@ function openPostgres(url: string): Database {
  * it reads what ran and runs the rest.
  */
 async function migrate(database: Database): Promise<void> {
-  const { error } = await (await migratorOf(database)).migrateToLatest();
-  if (error) throw error;
+  if (database.dialect !== 'postgres') {
+    const { error } = await (await migratorOf(database)).migrateToLatest();
+    if (error) throw error;
+    return;
+  }
+  // Waiting for another server's migrations is no contention: that wait has no lock timeout.
+  await database.db.connection().execute(async (connection) => {
+    await sql`set lock_timeout = 0`.execute(connection);
+    try {
+      const { error } = await (await migratorOf({ ...database, db: connection })).migrateToLatest();
+      if (error) throw error;
+    } finally {
+      await sql.raw(LOCK_WAIT).execute(connection);
+    }
+  });
 }
 
 /**
