@@ -17,6 +17,10 @@ export async function readBlob({ db }: Database, hash: string): Promise<Buffer |
   return row?.bytes ?? null;
 }
 
+export async function blobExists({ db }: Database, hash: string): Promise<boolean> {
+  return (await db.selectFrom('blobs').select('hash').where('hash', '=', hash).executeTakeFirst()) !== undefined;
+}
+
 export async function deleteBlobs({ db }: Database, hashes: string[]): Promise<void> {
   if (hashes.length === 0) return;
   await db.deleteFrom('blobs').where('hash', 'in', hashes).execute();

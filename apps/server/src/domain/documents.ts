@@ -84,6 +84,7 @@ export async function addDocument(database: Database, actor: ProviderActor, inpu
         .where('path', '=', input.path)
         .executeTakeFirst();
       if (existing && !input.overwrite) throw new Conflict(documentMessages.exists);
+      await actor.files.keep(database, trx, fileHash, bytes);
       const now = nowIso();
       const content = {
         metadata: JSON.stringify(input.metadata),

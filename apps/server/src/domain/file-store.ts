@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { Database } from '../db/schema.ts';
+import type { Kysely } from 'kysely';
+import { lockFileHashes } from '../db/file-locks.ts';
+import type { Database, DB } from '../db/schema.ts';
 
 /**
  * Where raw bytes live, named by their SHA-256: a folder (SQLite, one machine), PostgreSQL or an
@@ -12,6 +14,7 @@ export interface ObjectStore {
   write(hash: string, bytes: Buffer): Promise<void>;
   /** The bytes, or a rejection when nothing is stored under the hash. */
   read(hash: string): Promise<Buffer>;
+  exists(hash: string): Promise<boolean>;
   /** The bytes as a stream, for serving; rejects when nothing is stored under the hash. */
   stream(hash: string): Promise<Readable>;
   /** Removes these objects; absent ones are no error. */
@@ -21,11 +24,20 @@ export interface ObjectStore {
 
 /**
  * Raw document data by content hash, so identical uploads share one object. An object is removed
- * once no document references its hash any more.
+ * once no document references its hash any more. An upload writes its object first (`put`,
+ * outside any transaction: it may be large), then in the transaction that adds the document
+ * `keep`s it: the object's removal by a `release` is serialised with that transaction, so a
+ * document never commits without its file, whatever is deleted meanwhile.
  */
 export interface FileStore {
   readonly kind: ObjectStore['kind'];
   put(bytes: Buffer): Promise<string>;
+  /**
+   * In the transaction that makes a document reference `hash`, after `put`: the object is there
+   * when it commits. A release since `put` (the last other document with these bytes deleted
+   * meanwhile) removed it; it is written again.
+   */
+  keep(database: Database, trx: Kysely<DB>, hash: string, bytes: Buffer): Promise<void>;
   read(hash: string): Promise<Buffer>;
   stream(hash: string): Promise<Readable>;
   /** Removes the objects of these hashes that no document references any more. */
@@ -47,16 +59,23 @@ export function fileStore(objects: ObjectStore): FileStore {
       await objects.write(hash, bytes);
       return hash;
     },
+    async keep(database, trx, hash, bytes) {
+      await lockFileHashes(trx, database.dialect, [hash]);
+      if (!(await objects.exists(hash))) await objects.write(hash, bytes);
+    },
     read: (hash) => objects.read(hash),
     stream: (hash) => objects.stream(hash),
-    async release({ db }, hashes) {
+    async release(database, hashes) {
       const unique = [...new Set(hashes)];
       for (let start = 0; start < unique.length; start += 500) {
         const batch = unique.slice(start, start + 500);
-        const used = await db.selectFrom('documents').select('file_hash').distinct().where('file_hash', 'in', batch).execute();
-        const kept = new Set(used.map((row) => row.file_hash));
-        const unused = batch.filter((hash) => !kept.has(hash));
-        if (unused.length > 0) await objects.remove(unused);
+        await database.db.transaction().execute(async (trx) => {
+          await lockFileHashes(trx, database.dialect, batch);
+          const used = await trx.selectFrom('documents').select('file_hash').distinct().where('file_hash', 'in', batch).execute();
+          const kept = new Set(used.map((row) => row.file_hash));
+          const unused = batch.filter((hash) => !kept.has(hash));
+          if (unused.length > 0) await objects.remove(unused);
+        });
       }
     },
     close: () => objects.close(),

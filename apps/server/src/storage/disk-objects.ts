@@ -25,6 +25,10 @@ export function diskObjects(dataDir: string): ObjectStore & { pathOf(hash: strin
       await rename(temporary, pathOf(hash));
     },
     read: (hash) => readFile(pathOf(hash)),
+    exists: (hash) => stat(pathOf(hash)).then(
+      () => true,
+      () => false,
+    ),
     async stream(hash) {
       await stat(pathOf(hash)); // rejects before any byte is sent when the file is gone
       return createReadStream(pathOf(hash));

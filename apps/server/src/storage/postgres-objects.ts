@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { deleteBlobs, readBlob, writeBlob } from '../db/blobs.ts';
+import { blobExists, deleteBlobs, readBlob, writeBlob } from '../db/blobs.ts';
 import type { Database } from '../db/schema.ts';
 import type { ObjectStore } from '../domain/file-store.ts';
 
@@ -14,6 +14,7 @@ export function postgresObjects(database: Database): ObjectStore {
     kind: 'postgres',
     write: (hash, bytes) => writeBlob(database, hash, bytes),
     read,
+    exists: (hash) => blobExists(database, hash),
     stream: async (hash) => Readable.from([await read(hash)]),
     async remove(hashes) {
       for (let start = 0; start < hashes.length; start += 500) await deleteBlobs(database, hashes.slice(start, start + 500));

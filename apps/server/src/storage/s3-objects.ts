@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { StorageConfig } from '../config.ts';
 import type { ObjectStore } from '../domain/file-store.ts';
 
@@ -33,6 +33,15 @@ export function s3Objects(config: NonNullable<StorageConfig['s3']>): ObjectStore
       await client.send(new PutObjectCommand({ Bucket, Key: keyOf(hash), Body: bytes, ContentLength: bytes.length }));
     },
     read: async (hash) => Buffer.from(await (await open(hash)).transformToByteArray()),
+    async exists(hash) {
+      try {
+        await client.send(new HeadObjectCommand({ Bucket, Key: keyOf(hash) }));
+        return true;
+      } catch (error) {
+        if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
+        throw error;
+      }
+    },
     stream: async (hash) => (await open(hash)) as Readable,
     async remove(hashes) {
       for (let start = 0; start < hashes.length; start += DELETE_BATCH) {
