@@ -13,10 +13,9 @@ import SQLite from 'better-sqlite3';
 export interface ReaderPool {
   /**
    * Runs a query on a connection with `searchFile` attached as `search`; no rows when that file
-   * does not exist (a collection with nothing indexed, or deleted meanwhile). `setup`, when given,
-   * runs once per connection before the query (e.g. a temporary table it reads).
+   * does not exist (a collection with nothing indexed, or deleted meanwhile).
    */
-  all<Row>(searchFile: string, text: string, parameters: readonly unknown[], setup?: string): Promise<Row[]>;
+  all<Row>(searchFile: string, text: string, parameters: readonly unknown[]): Promise<Row[]>;
   close(): Promise<void>;
 }
 
@@ -56,19 +55,15 @@ const reader = (file) => {
   const connection = new SQLite(workerData.databasePath, { readonly: true, fileMustExist: true });
   connection.pragma('busy_timeout = 5000');
   connection.prepare('attach database ? as search').run(file);
-  const opened = { connection, inode, statements: new Map(), setups: new Set() };
+  const opened = { connection, inode, statements: new Map() };
   open.set(file, opened);
   if (open.size > OPEN_FILES) close(open.keys().next().value);
   return opened;
 };
-parentPort.on('message', ({ id, file, text, parameters, setup }) => {
+parentPort.on('message', ({ id, file, text, parameters }) => {
   try {
     const collection = reader(file);
     if (!collection) return parentPort.postMessage({ id, rows: [] });
-    if (setup && !collection.setups.has(setup)) {
-      collection.connection.exec(setup);
-      collection.setups.add(setup);
-    }
     let statement = collection.statements.get(text);
     if (!statement) {
       // Filters make distinct SQL; a bounded cache keeps the common shapes prepared.
@@ -112,12 +107,12 @@ export function openReaderPool(options: { databasePath: string; threads: number 
   });
 
   return {
-    all<Row>(searchFile: string, text: string, parameters: readonly unknown[], setup?: string) {
+    all<Row>(searchFile: string, text: string, parameters: readonly unknown[]) {
       const thread = threads.reduce((least, candidate) => (candidate.pending.size < least.pending.size ? candidate : least));
       const id = nextId++;
       return new Promise<Row[]>((resolve, reject) => {
         thread.pending.set(id, { resolve: resolve as (rows: unknown[]) => void, reject });
-        thread.worker.postMessage({ id, file: searchFile, text, parameters, setup });
+        thread.worker.postMessage({ id, file: searchFile, text, parameters });
       });
     },
     async close() {

@@ -29,12 +29,11 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     writer = opened;
     return opened;
   };
-  /** `setup` runs once on each reader connection before the query (a temporary table it reads). */
-  const run = async <Row>(collectionId: string, query: RawBuilder<unknown>, setup?: string): Promise<Row[]> => {
+  const run = async <Row>(collectionId: string, query: RawBuilder<unknown>): Promise<Row[]> => {
     const { sql: text, parameters } = query.compile(database.db);
     try {
       // A collection without a search file (nothing indexed yet, or deleted meanwhile) matches nothing.
-      return await reader.all<Row>(searchFilePath(sqlitePathOf(database), collectionId), text, parameters, setup);
+      return await reader.all<Row>(searchFilePath(sqlitePathOf(database), collectionId), text, parameters);
     } catch (error) {
       // Nor does one whose file is being created this instant (its tables come in one transaction).
       if (error instanceof SQLite.SqliteError && /no such (fts5 )?table/.test(error.message)) return [];
