@@ -7,6 +7,7 @@ import ZeroEntropy from 'zeroentropy';
 import { createKeyring } from '../apps/server/src/auth/keyring.ts';
 import { openDatabase } from '../apps/server/src/db/database.ts';
 import { bootstrap } from '../apps/server/src/domain/bootstrap.ts';
+import { freePort } from '../apps/server/test/cluster.ts';
 import { cisiDirectory, loadCisi } from './support/cisi.ts';
 import { averagePrecision, mean, ndcgAt } from './support/ir-metrics.ts';
 import { textGenerator } from './support/corpus.ts';
@@ -95,7 +96,7 @@ export async function runQualityBench(options: { largeMegabytes?: number } = {})
   if (!cisiDir) throw new Error('the CISI collection is missing: set SIFT_BENCH_CISI to its folder');
   const cisi = loadCisi(cisiDir);
   const dataDir = mkdtempSync(join(tmpdir(), 'sift-quality-'));
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const port = await freePort();
   const setup = await openDatabase({ dataDir });
   const { apiKey, organizationId } = await bootstrap(setup, createKeyring(SECRET), { email: 'bench@example.com', name: 'Bench', organizationName: 'Bench' });
   await setup.destroy();

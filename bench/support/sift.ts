@@ -9,13 +9,15 @@ import ZeroEntropy from 'zeroentropy';
 import { createKeyring } from '../../apps/server/src/auth/keyring.ts';
 import { openDatabase } from '../../apps/server/src/db/database.ts';
 import { bootstrap } from '../../apps/server/src/domain/bootstrap.ts';
+import { freePort } from '../../apps/server/test/cluster.ts';
 import { sleep } from './stats.ts';
 
 /**
  * A real Sift server process for a benchmark, on a temporary data folder with SQLite, or on a
  * fresh schema of PostgreSQL (`--postgres`, or SIFT_BENCH_POSTGRES=url; default URL
  * postgres://postgres@127.0.0.1:5432/test). Organizations and their API keys are made before it
- * starts. Ports come from SIFT_BENCH_PORT (default 8190) upwards.
+ * starts. Each listens on a port the system says is free (or SIFT_BENCH_PORT upwards), so two
+ * benchmarks at once never talk to each other's server.
  */
 
 const SECRET = 'bench-secret-0123456789abcdef';
@@ -28,7 +30,7 @@ export function dialectFromArguments(argv = process.argv): Dialect {
   return argv.includes('--postgres') || process.env.SIFT_BENCH_POSTGRES ? 'postgres' : 'sqlite';
 }
 
-let nextPort = Number(process.env.SIFT_BENCH_PORT ?? 8190);
+let nextPort = process.env.SIFT_BENCH_PORT ? Number(process.env.SIFT_BENCH_PORT) : null;
 
 export interface Sift {
   base: string;
@@ -59,7 +61,7 @@ export async function startSift(options: {
   nodeOptions?: string[];
 }): Promise<Sift> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sift-bench-'));
-  const port = nextPort++;
+  const port = nextPort === null ? await freePort() : nextPort++;
   const base = `http://127.0.0.1:${port}`;
   const schema = options.dialect === 'postgres' ? await freshSchema() : null;
   const databaseUrl = schema?.url;
