@@ -21,7 +21,17 @@ export interface DatabaseOptions {
  * `retry-after` for a client, a requeue for ingestion; never an unbounded wait.
  */
 export const LOCK_WAIT_MS = 5000;
-const LOCK_WAIT = `set lock_timeout = ${LOCK_WAIT_MS}`;
+
+/**
+ * The URL with `lock_timeout` among its connection options, after any it has (a URL's options
+ * replace those given beside it, so they are joined here).
+ */
+function withLockTimeout(url: string): string {
+  const parsed = new URL(url);
+  const options = [parsed.searchParams.get('options'), `-c lock_timeout=${LOCK_WAIT_MS}`].filter(Boolean).join(' ');
+  parsed.searchParams.set('options', options);
+  return parsed.toString();
+}
 
 /** Opens SQLite under the data folder (default) or PostgreSQL (DATABASE_URL), and migrates it. */
 export async function openDatabase({ dataDir, databaseUrl, searchThreads }: DatabaseOptions): Promise<Database> {
@@ -57,15 +67,11 @@ function openPostgres(url: string): Database {
   // int8 (counts, sums, Unix seconds) as JS numbers: every value we store fits in 2^53.
   pg.types.setTypeParser(20, Number);
   pg.types.setTypeParser(1700, Number);
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ connectionString: withLockTimeout(url), max: 10 });
   // A connection the database dropped (restart, failover, network) is replaced, never fatal to
   // the process: the query on it fails and says so, the next one gets a new connection.
   pool.on('error', () => {});
-  pool.on('connect', (client) => {
-    client.on('error', () => {});
-    // Queued before any query of the connection's first user (a client runs its queries in order).
-    client.query(LOCK_WAIT).catch(() => {});
-  });
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', pool, destroy: () => db.destroy() };
 }
@@ -88,7 +94,7 @@ async function migrate(database: Database): Promise<void> {
       const { error } = await (await migratorOf({ ...database, db: connection })).migrateToLatest();
       if (error) throw error;
     } finally {
-      await sql.raw(LOCK_WAIT).execute(connection);
+      await sql`reset lock_timeout`.execute(connection);
     }
   });
 }
