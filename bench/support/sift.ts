@@ -89,7 +89,9 @@ export async function startSift(options: {
   await waitForServer(`${base}/openapi.json`, child);
 
   const monitor = startMonitor(child.pid!, options.dialect === 'sqlite' ? dataDir : null, databaseUrl);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  // Idle sockets close after 30 s, before the server's keep-alive timeout (72 s): a socket idle
+  // through a long ingestion was otherwise reused as the server closed it ("socket hang up").
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 30_000 });
   const post = <T>(path: string, body: unknown, key: string | null) =>
     new Promise<T>((resolve, reject) => {
       const payload = JSON.stringify(body);
