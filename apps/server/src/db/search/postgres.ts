@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../schema.ts';
-import { analyze, BM25_B, BM25_K1 } from './analyzer.ts';
+import { analyze, BM25_B, BM25_K1, type TextTerms, textTerms } from './analyzer.ts';
 import { filterSql } from './filter.ts';
 import { rankHits, RANK_SLACK, rankingTerms } from './rank.ts';
 import type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit, WeightedTerm } from './types.ts';
@@ -102,7 +102,12 @@ interface SourceRow {
   collection_id: string;
   document_id: string;
   text: string;
+  /** Where the row's text starts in its document's text. */
+  start: number;
 }
+
+/** Documents up to this size have their text analysed once for every granularity (larger ones slice by slice, yielding). */
+const ANALYSED_ONCE_CHARS = 1 << 20;
 
 /**
  * Postings of these documents' text, pages and snippets (as the database holds them now) in
@@ -114,11 +119,29 @@ export async function indexPostgresDocuments(trx: Kysely<any>, documentIds: stri
   await sql`delete from search_rows where document_id = any(${documentIds}::text[])`.execute(trx);
   await sql`delete from search_postings where document_id = any(${documentIds}::text[])`.execute(trx);
   const sources: [Granularity, RawBuilder<SourceRow>][] = [
-    ['documents', sql<SourceRow>`select seq, collection_id, id as document_id, coalesce(text, '') as text from documents where id = any(${documentIds}::text[])`],
-    ['pages', sql<SourceRow>`select seq, collection_id, document_id, content as text from pages where document_id = any(${documentIds}::text[])`],
-    ['coarse', sql<SourceRow>`select seq, collection_id, document_id, content as text from chunks where document_id = any(${documentIds}::text[]) and granularity = 'coarse'`],
-    ['fine', sql<SourceRow>`select seq, collection_id, document_id, content as text from chunks where document_id = any(${documentIds}::text[]) and granularity = 'fine'`],
+    ['documents', sql<SourceRow>`select seq, collection_id, id as document_id, coalesce(text, '') as text, 0 as start from documents where id = any(${documentIds}::text[])`],
+    ['pages', sql<SourceRow>`select seq, collection_id, document_id, content as text, start_index as start from pages where document_id = any(${documentIds}::text[])`],
+    [
+      'coarse',
+      sql<SourceRow>`select seq, collection_id, document_id, content as text, start_index as start from chunks where document_id = any(${documentIds}::text[]) and granularity = 'coarse'`,
+    ],
+    [
+      'fine',
+      sql<SourceRow>`select seq, collection_id, document_id, content as text, start_index as start from chunks where document_id = any(${documentIds}::text[]) and granularity = 'fine'`,
+    ],
   ];
+  // A document's text analysed once: its pages and snippets are slices of it (analyzer.ts).
+  const texts = new Map<string, TextTerms>();
+  const termsOf = async (granularity: Granularity, row: SourceRow): Promise<string[]> => {
+    if (granularity === 'documents') {
+      if (row.text.length > ANALYSED_ONCE_CHARS) return analyzeYielding(row.text);
+      const terms = textTerms(row.text);
+      texts.set(row.document_id, terms);
+      return terms.all();
+    }
+    const text = texts.get(row.document_id);
+    return text ? text.slice(Number(row.start), row.text) : analyzeYielding(row.text);
+  };
   for (const [granularity, source] of sources) {
     const { rows } = await source.execute(trx);
     const lengths = { collection: [] as string[], seq: [] as number[], document: [] as string[], length: [] as number[] };
@@ -131,7 +154,7 @@ export async function indexPostgresDocuments(trx: Kysely<any>, documentIds: stri
       for (const column of Object.values(postings)) column.length = 0;
     };
     for (const row of rows) {
-      const terms = await analyzeYielding(row.text);
+      const terms = await termsOf(granularity, row);
       lengths.collection.push(row.collection_id);
       lengths.seq.push(row.seq);
       lengths.document.push(row.document_id);
