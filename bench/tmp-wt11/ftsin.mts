@@ -1,0 +1,15 @@
+import SQLite from 'better-sqlite3';
+const db = new SQLite(':memory:');
+db.exec(`create virtual table t using fts5(content, tokenize='ascii')`);
+const words = ['common', 'alpha', 'beta', 'gamma', 'delta'];
+const ins = db.prepare('insert into t(rowid, content) values (?, ?)');
+db.transaction(() => { for (let i = 1; i <= 100000; i++) ins.run(i, `common w${i % 1000} ${words[i % 5]} x${i % 37} common`); })();
+const ids = Array.from({ length: 50 }, (_, i) => i * 1999 + 7);
+const time = (name: string, f: () => unknown) => { f(); const t = performance.now(); let r; for (let i = 0; i < 5; i++) r = f(); console.log(name.padEnd(40), ((performance.now() - t) / 5).toFixed(2), 'ms', JSON.stringify(r).slice(0, 120)); };
+time('full common', () => db.prepare(`select rowid, rank from t where t match 'common' order by rank limit 5`).all());
+time('in list common', () => db.prepare(`select rowid, rank from t where t match 'common' and rowid in (${ids.join(',')}) order by rank limit 5`).all());
+db.exec('create table c(id integer primary key)'); const ci = db.prepare('insert into c values (?)'); for (const id of ids) ci.run(id);
+time('in subquery common', () => db.prepare(`select rowid, rank from t where t match 'common' and rowid in (select id from c) order by rank limit 5`).all());
+time('join from c', () => db.prepare(`select t.rowid, t.rank from c join t on t.rowid = c.id where t match 'common' order by t.rank limit 5`).all());
+time('per row eq', () => ids.map((id) => db.prepare(`select rowid, rank from t where t match 'common' and rowid = ?`).get(id)).slice(0, 5));
+console.log(db.prepare(`explain query plan select rowid, rank from t where t match 'common' and rowid in (select id from c) order by rank limit 5`).all());

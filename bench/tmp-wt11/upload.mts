@@ -1,0 +1,41 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../apps/server/src/config.ts';
+import { openDatabase } from '../../apps/server/src/db/database.ts';
+import { bootstrap } from '../../apps/server/src/domain/bootstrap.ts';
+import { buildApp } from '../../apps/server/src/http/app.ts';
+import { createAppContext } from '../../apps/server/src/http/context.ts';
+import { addDocument } from '../../apps/server/src/domain/documents.ts';
+import { generateCorpus } from '../support/corpus.ts';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'sift-upload-'));
+const config = loadConfig({ SIFT_DATA_DIR: dataDir, SIFT_SECRET: 'x'.repeat(32), LOG_LEVEL: 'warn' });
+const database = await openDatabase(config);
+const context = createAppContext(config, database);
+const app = await buildApp(context);
+const { apiKey, organizationId } = await bootstrap(database, context.keyring, { email: 'a@b.c', name: 'A', organizationName: 'A' });
+const call = (url: string, body: object) => app.inject({ method: 'POST', url, payload: body, headers: { authorization: `Bearer ${apiKey}` } });
+await call('/v1/collections/add-collection', { collection_name: 'c' });
+const docs = generateCorpus('small', 3);
+const actor = { organizationId, permission: 'all' as const, files: context.files } as never;
+const time = async (name: string, run: (i: number) => Promise<unknown>, n = 300) => {
+  const t = performance.now();
+  for (let i = 0; i < n; i++) await run(i);
+  console.log(name.padEnd(30), ((performance.now() - t) / n).toFixed(3), 'ms each (sequential)');
+};
+const time8 = async (name: string, run: (i: number) => Promise<unknown>, n = 300) => {
+  const t = performance.now(); let next = 0;
+  await Promise.all(Array.from({ length: 8 }, async () => { while (next < n) await run(next++); }));
+  console.log(name.padEnd(30), ((performance.now() - t) / n).toFixed(3), 'ms each (8 in flight)');
+};
+let offset = 0;
+const doc = (i: number) => docs[(offset + i) % docs.length]!;
+await time('files.put', (i) => context.files.put(Buffer.from(doc(i).path + 'x' + i)));
+offset += 300; await time('addDocument', (i) => addDocument(database, actor, { collection_name: 'c', path: `a${i}`, content: doc(i).content, metadata: { group: 'g1' }, overwrite: false } as never));
+offset += 300; await time('inject add-document', (i) => call('/v1/documents/add-document', { collection_name: 'c', path: `b${i}`, content: doc(i).content, metadata: { group: 'g1' } }));
+offset += 300; await time8('addDocument', (i) => addDocument(database, actor, { collection_name: 'c', path: `c${i}`, content: doc(i).content, metadata: { group: 'g1' }, overwrite: false } as never));
+offset += 300; await time8('inject add-document', (i) => call('/v1/documents/add-document', { collection_name: 'c', path: `d${i}`, content: doc(i).content, metadata: { group: 'g1' } }));
+await time('inject 401', () => app.inject({ method: 'POST', url: '/v1/collections/get-collection-list', payload: {} }));
+await time('inject list', () => call('/v1/collections/get-collection-list', {}));
+await app.close(); await database.destroy(); process.exit(0);
