@@ -35,6 +35,8 @@ const SIFT_KINDS: { kind: string; table: FloorTable; path: string; body: (collec
 
 interface LatencyRow {
   kind: string;
+  /** Server CPU per query (all its threads), milliseconds. */
+  cpuMs: number;
   p50: number;
   p99: number;
   floorP50: number;
@@ -46,6 +48,8 @@ interface LatencyRow {
 interface ShapeResult {
   shape: CorpusShape;
   ingest: IngestFigures;
+  /** Server CPU seconds (all threads) from the first upload until every document was final. */
+  ingestCpuSeconds: number;
   floorMegabytesPerSecond: { textOnce: number; allTables: number };
   latency: LatencyRow[];
 }
@@ -93,7 +97,9 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
       const documents = generateCorpus(shape, megabytes);
       await bench.collections.add({ collection_name: shape });
       progress(`${shape}: ingesting ${documents.length} documents`);
+      const cpuBefore = sift.cpuSeconds();
       const figures = await ingest(bench, shape, documents);
+      const ingestCpuSeconds = sift.cpuSeconds() - cpuBefore;
       progress(`${shape}: ${figures.megabytesPerSecond.toFixed(2)} MB/s; building the floor`);
       if (judged && !judged.beside) judged.beside = await measureJudged(sift, cisi!);
       const floor = buildFloor(documents, floorDir, shape);
@@ -102,6 +108,7 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
       results.push({
         shape,
         ingest: figures,
+        ingestCpuSeconds,
         floorMegabytesPerSecond: { textOnce: floor.megabytes / floor.indexSeconds.documents, allTables: floor.megabytes / floorSeconds },
         latency: await measureLatency(sift, shape, floor, queries),
       });
@@ -142,6 +149,7 @@ async function measureLatency(sift: Sift, collection: string, floor: Floor, quer
     }
     const http: number[] = [];
     const fts: number[] = [];
+    const cpuBefore = sift.cpuSeconds();
     for (const query of queries) {
       let t = performance.now();
       await sift.post(item.path, item.body(collection, query), key);
@@ -150,9 +158,10 @@ async function measureLatency(sift: Sift, collection: string, floor: Floor, quer
       floor.query(item.table, query, K);
       fts.push(performance.now() - t);
     }
+    const cpuMs = ((sift.cpuSeconds() - cpuBefore) * 1000) / queries.length;
     const p50 = percentile(http, 50);
     const floorP50 = percentile(fts, 50);
-    rows.push({ kind: item.kind, p50, p99: percentile(http, 99), floorP50, floorP99: percentile(fts, 99), ratio: p50 / floorP50, target: item.target });
+    rows.push({ kind: item.kind, cpuMs, p50, p99: percentile(http, 99), floorP50, floorP99: percentile(fts, 99), ratio: p50 / floorP50, target: item.target });
   }
   return rows;
 }
@@ -200,7 +209,7 @@ function printRetrieval(result: RetrievalBenchResult, megabytes: number, queryCo
   console.log(`Floor: ${floorAnalyzer.name}; a file holding only the measured collection's rows.`);
   console.log(`\nIngestion of ${megabytes} MB through the zeroentropy SDK, 8 uploads in flight, until every document is final (target: ratio >= 0.5)`);
   console.table(
-    result.shapes.map(({ shape, ingest: figures, floorMegabytesPerSecond: floor }) => ({
+    result.shapes.map(({ shape, ingest: figures, ingestCpuSeconds, floorMegabytesPerSecond: floor }) => ({
       corpus: SHAPES[shape],
       documents: figures.documents,
       'upload s': round(figures.uploadSeconds),
@@ -210,6 +219,7 @@ function printRetrieval(result: RetrievalBenchResult, megabytes: number, queryCo
       ratio: round(figures.megabytesPerSecond / floor.textOnce),
       'floor MB/s (4 tables)': round(floor.allTables),
       'ratio (4 tables)': round(figures.megabytesPerSecond / floor.allTables),
+      'server CPU s per MB': round(ingestCpuSeconds / figures.megabytes, 3),
       failed: figures.failedUploads + figures.failedDocuments,
     })),
   );
@@ -223,6 +233,7 @@ function printRetrieval(result: RetrievalBenchResult, megabytes: number, queryCo
         'floor p50 ms': round(row.floorP50, 3),
         'floor p99 ms': round(row.floorP99, 3),
         'p50 ratio': round(row.ratio),
+        'server CPU ms/query': round(row.cpuMs, 3),
         target: `<= ${row.target}`,
       })),
     );

@@ -17,6 +17,7 @@ export interface Cisi {
 }
 
 export function cisiDirectory(): string | null {
+  if (process.env.SIFT_BENCH_CISI === 'none') return null;
   const candidates = [process.env.SIFT_BENCH_CISI, join(process.cwd(), '../shared/data/cisi'), '/work/shared/data/cisi'];
   return candidates.find((dir): dir is string => !!dir && existsSync(join(dir, 'CISI.ALL'))) ?? null;
 }

@@ -39,13 +39,23 @@ const placeOf = (url: string, name: string): string => {
   return sift ? `${sift[1]}/${sift[2]}` : url;
 };
 
-export function summariseProfile(file: string, top = 25): ProfileSummary {
+/**
+ * `window`: only the samples taken between these two moments (microseconds of the monotonic
+ * clock, `process.hrtime.bigint() / 1000n` in any process of this machine, which is the clock V8's
+ * profiles are stamped with).
+ */
+export function summariseProfile(file: string, top = 25, window?: { from: number; to: number }): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const self = new Map<number, number>();
-  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    if (window && (at < window.from || at > window.to)) return;
+    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
 
   const functions = new Map<string, number>();
   const places = new Map<string, number>();

@@ -44,6 +44,11 @@ export interface Sift {
   post<T = unknown>(path: string, body: unknown, key: string | null): Promise<T>;
   /** Peak figures seen by the monitor since start (every 200 ms). */
   monitor: Monitor;
+  /**
+   * CPU seconds the server process has used so far, all its threads (user + system, from
+   * /proc): what work costs, whatever else the machine runs meanwhile.
+   */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -125,6 +130,7 @@ export async function startSift(options: {
     sdk: (organization) => new ZeroEntropy({ apiKey: keys[organization]!, baseURL: `${base}/v1`, timeout: 600_000 }),
     post,
     monitor: monitor.figures,
+    cpuSeconds: () => processCpuSeconds(child.pid!),
     async stop() {
       agent.destroy();
       monitor.stop();
@@ -230,4 +236,15 @@ function startMonitor(pid: number, sqliteDir: string | null, databaseUrl: string
       void pgReady?.then(() => pgClient?.end()).catch(() => {});
     },
   };
+}
+
+/** utime + stime of a process (fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 1/100 s). */
+export function processCpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
 }

@@ -43,7 +43,6 @@ test('an upload racing the deletion of the last document with the same bytes kee
   await addDocument(h.database, actor, { collection_name: 'race', path: 'second.txt', content: { type: 'text', text }, metadata: {}, overwrite: false });
 
   expect((await h.files.read(storedHash)).toString()).toBe(text);
-  await f.workers.idle();
-  const info = await h.call('/v1/documents/get-document-info', { collection_name: 'race', path: 'second.txt' }, f.keyA);
-  expect(info.body.document.index_status).toBe('indexed');
+  const status = async () => (await h.call('/v1/documents/get-document-info', { collection_name: 'race', path: 'second.txt' }, f.keyA)).body.document.index_status;
+  await expect.poll(status, { timeout: 20_000, interval: 100 }).toBe('indexed');
 });

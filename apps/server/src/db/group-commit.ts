@@ -9,13 +9,55 @@ import type { Database, DB } from './schema.ts';
  * settles only once the transaction holding its unit has committed or failed. PostgreSQL, with
  * a pool of connections, runs each unit in a transaction of its own.
  */
-export function inGroupedTransaction<T>(database: Database, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
-  if (database.dialect !== 'sqlite') return database.db.transaction().execute(work);
+export function inGroupedTransaction<T>(database: Database, work: (trx: Kysely<DB>, group: GroupSums) => Promise<T>): Promise<T> {
+  if (database.dialect !== 'sqlite') {
+    return database.db.transaction().execute(async (trx) => {
+      const sums = groupSums();
+      const unit = sums.unit();
+      const value = await work(trx, unit);
+      unit.keep();
+      await sums.write(trx);
+      return value;
+    });
+  }
   return new Promise<T>((resolve, reject) => queueOf(database).add({ work, resolve: resolve as (value: unknown) => void, reject }));
 }
 
+/**
+ * Counters a unit adds to (usage events): summed over the units of the transaction that succeed,
+ * and written once by it, just before it commits, instead of one row update per unit. A unit
+ * that fails adds nothing; a write that fails fails the transaction, so every unit fails with it.
+ */
+export interface GroupSums {
+  /** Adds `counters` to the sum kept under `key`, which `write` writes (the first unit's `write` for that key is used). */
+  add(key: string, counters: Record<string, number>, write: (trx: Kysely<DB>, sums: Record<string, number>) => Promise<void>): void;
+}
+
+function groupSums() {
+  const sums = new Map<string, { counters: Record<string, number>; write: (trx: Kysely<DB>, sums: Record<string, number>) => Promise<void> }>();
+  return {
+    /** The sums one unit adds to, merged only by `keep` (once the unit succeeded). */
+    unit(): GroupSums & { keep(): void } {
+      const staged: [string, Record<string, number>, (trx: Kysely<DB>, sums: Record<string, number>) => Promise<void>][] = [];
+      return {
+        add: (key, counters, write) => void staged.push([key, counters, write]),
+        keep() {
+          for (const [key, counters, write] of staged) {
+            const sum = sums.get(key);
+            if (!sum) sums.set(key, { counters: { ...counters }, write });
+            else for (const [name, value] of Object.entries(counters)) sum.counters[name] = (sum.counters[name] ?? 0) + value;
+          }
+        },
+      };
+    },
+    async write(trx: Kysely<DB>) {
+      for (const { counters, write } of sums.values()) await write(trx, counters);
+    },
+  };
+}
+
 interface Unit {
-  work: (trx: Kysely<DB>) => Promise<unknown>;
+  work: (trx: Kysely<DB>, group: GroupSums) => Promise<unknown>;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -35,16 +77,20 @@ function queueOf(database: Database): { add(unit: Unit): void } {
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     try {
       await database.db.transaction().execute(async (trx) => {
+        const sums = groupSums();
         for (const unit of batch) {
           await sql`savepoint grouped_unit`.execute(trx);
+          const unitSums = sums.unit();
           try {
-            outcomes.push({ ok: true, value: await unit.work(trx) });
+            outcomes.push({ ok: true, value: await unit.work(trx, unitSums) });
+            unitSums.keep();
           } catch (error) {
             await sql`rollback to grouped_unit`.execute(trx);
             outcomes.push({ ok: false, error });
           }
           await sql`release grouped_unit`.execute(trx);
         }
+        await sums.write(trx);
       });
     } catch (error) {
       // Nothing of the batch was committed.

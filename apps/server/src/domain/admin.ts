@@ -9,7 +9,7 @@ import type {
 import type { Keyring } from '../auth/keyring.ts';
 import { subscriptionState } from '../billing/periods.ts';
 import type { Database } from '../db/schema.ts';
-import { insertApiKey } from './api-keys.ts';
+import { forgetVerifiedApiKeys, insertApiKey } from './api-keys.ts';
 import { loadSubscription, setPlanByAdmin } from './billing.ts';
 import { nowIso } from './clock.ts';
 import { NotFound } from './errors.ts';
@@ -133,6 +133,7 @@ export async function adminUpdateApiKey(database: Database, _actor: AdminActor, 
   const { numUpdatedRows } = Object.keys(change).length
     ? await query.set(change).executeTakeFirst()
     : await query.set((eb) => ({ name: eb.ref('name') })).executeTakeFirst();
+  forgetVerifiedApiKeys(database);
   if (numUpdatedRows === 0n) throw new NotFound(adminMessages.apiKeyNotFound);
   return { message: 'Success!' };
 }
@@ -144,6 +145,7 @@ export async function adminDeleteApiKey(database: Database, _actor: AdminActor, 
     .where('id', '=', input.api_key_id)
     .where('organization_id', '=', input.organization_id)
     .executeTakeFirst();
+  forgetVerifiedApiKeys(database);
   if (numDeletedRows === 0n) throw new NotFound(adminMessages.apiKeyNotFound);
   return { message: 'Success!' };
 }

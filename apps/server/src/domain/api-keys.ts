@@ -48,6 +48,7 @@ export async function deleteApiKey(database: Database, { userId }: Pick<Dashboar
     .where('id', '=', input.api_key_id)
     .where('organization_id', '=', input.organization_id)
     .executeTakeFirst();
+  forgetVerifiedApiKeys(database);
   if (numDeletedRows === 0n) throw new NotFound('API key not found.');
   return { message: 'API key deleted.' };
 }
@@ -65,6 +66,7 @@ export async function updateApiKey(
     .where('id', '=', input.api_key_id)
     .where('organization_id', '=', input.organization_id)
     .executeTakeFirst();
+  forgetVerifiedApiKeys(database);
   if (numUpdatedRows === 0n) throw new NotFound('API key not found.');
   return { message: 'API key updated.' };
 }
@@ -75,13 +77,49 @@ export interface ApiKeyActor {
   permission: ApiKeyPermission;
 }
 
-/** The organization a bearer API key speaks for (provider API). */
-export async function authenticateApiKey({ db }: Database, apiKey: string): Promise<ApiKeyActor> {
-  const row = await db
+/**
+ * How long a verified key is trusted without asking the database again. Every change of keys
+ * made by this process (a key deleted, its permission changed, its organization deleted, through
+ * the dashboard or the admin API) forgets them all at once, so here a revoked key stops working
+ * with the next request; a change made by another server of the installation (PostgreSQL) or
+ * another process reaches this one within this time. Only keys found are remembered: a key just
+ * added works at once, and an unknown one is looked up every time.
+ */
+export const VERIFIED_KEY_TTL_MS = 1000;
+/** Keys remembered at most (each a few hundred bytes): beyond, the memory starts afresh. */
+const VERIFIED_KEYS_MAX = 10_000;
+
+const verifiedKeys = new WeakMap<Database, Map<string, { actor: ApiKeyActor; until: number }>>();
+
+/** Forgets every verified key of this database handle (call after any change to api_keys). */
+export function forgetVerifiedApiKeys(database: Database): void {
+  verifiedKeys.get(database)?.clear();
+}
+
+/**
+ * The organization a bearer API key speaks for (provider API). The lookup of a key verified in
+ * the last VERIFIED_KEY_TTL_MS is skipped: it was a third of a short query's server time.
+ */
+export async function authenticateApiKey(database: Database, apiKey: string): Promise<ApiKeyActor> {
+  let cache = verifiedKeys.get(database);
+  if (!cache) {
+    cache = new Map();
+    verifiedKeys.set(database, cache);
+  }
+  const now = performance.now();
+  const known = cache.get(apiKey);
+  if (known && known.until > now) return known.actor;
+  const row = await database.db
     .selectFrom('api_keys')
     .select(['id', 'organization_id', 'permission'])
     .where('key_hash', '=', hashApiKey(apiKey))
     .executeTakeFirst();
-  if (!row) throw new Unauthorized('Invalid API key.');
-  return { organizationId: row.organization_id, apiKeyId: row.id, permission: row.permission };
+  if (!row) {
+    cache.delete(apiKey);
+    throw new Unauthorized('Invalid API key.');
+  }
+  const actor: ApiKeyActor = { organizationId: row.organization_id, apiKeyId: row.id, permission: row.permission };
+  if (cache.size >= VERIFIED_KEYS_MAX) cache.clear();
+  cache.set(apiKey, { actor, until: now + VERIFIED_KEY_TTL_MS });
+  return actor;
 }

@@ -25,6 +25,35 @@ export async function requireCollection(db: Kysely<DB>, organizationId: string, 
   return { organizationId, collectionId: row.id, collectionName: row.name };
 }
 
+/**
+ * How long a query trusts a collection found by name without asking again. Deleting a collection
+ * (or its organization) on this server forgets them all at once; one deleted by another server of
+ * the installation is found gone within this time (meanwhile its queries find nothing: its index
+ * went with it). Only collections found are remembered, so one just added is found at once.
+ */
+export const COLLECTION_LOOKUP_TTL_MS = 1000;
+const FOUND_COLLECTIONS_MAX = 10_000;
+const foundCollections = new WeakMap<Database, Map<string, { collection: CollectionRef; until: number }>>();
+
+/** requireCollection for queries, remembering what it found for COLLECTION_LOOKUP_TTL_MS (a query's second lookup of its own). */
+export async function findQueriedCollection(database: Database, organizationId: string, name: string): Promise<CollectionRef> {
+  let found = foundCollections.get(database);
+  if (!found) {
+    found = new Map();
+    foundCollections.set(database, found);
+  }
+  const key = `${organizationId}\u0000${name}`;
+  const now = performance.now();
+  const known = found.get(key);
+  if (known && known.until > now) return known.collection;
+  const collection = await requireCollection(database.db, organizationId, name);
+  if (found.size >= FOUND_COLLECTIONS_MAX) found.clear();
+  found.set(key, { collection, until: now + COLLECTION_LOOKUP_TTL_MS });
+  return collection;
+}
+
+const forgetCollections = (database: Database) => foundCollections.get(database)?.clear();
+
 export async function addCollection(database: Database, actor: Pick<ProviderActor, 'organizationId'>, input: { collection_name: string }) {
   const { db } = database;
   const existing = await db
@@ -65,8 +94,11 @@ export async function deleteCollection(database: Database, actor: ProviderActor,
       await addDocumentEvent(trx, collection, 'deleted', { count: Number(documents.count), fileBytes: Number(documents.bytes ?? 0) });
     }
     await trx.deleteFrom('collections').where('id', '=', collection.collectionId).execute();
+    forgetCollections(database);
     return { hashes: files.map((row) => row.file_hash), collectionId: collection.collectionId };
   });
+  // Again once committed: a query in between must not have remembered it.
+  forgetCollections(database);
   await searchIndex(database).dropCollections([collectionId]);
   await actor.files.release(database, hashes);
   return { message: 'Success!' };
@@ -77,6 +109,7 @@ export async function deleteCollectionsOf(database: Database, files: FileStore, 
   const rows = await database.db.selectFrom('documents').select('file_hash').distinct().where('organization_id', '=', organizationId).execute();
   const collections = await database.db.selectFrom('collections').select('id').where('organization_id', '=', organizationId).execute();
   await database.db.deleteFrom('collections').where('organization_id', '=', organizationId).execute();
+  forgetCollections(database);
   await searchIndex(database).dropCollections(collections.map((row) => row.id));
   await files.release(database, rows.map((row) => row.file_hash));
 }

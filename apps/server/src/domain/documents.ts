@@ -20,7 +20,7 @@ import { queuedState } from './document-states.ts';
 import { Conflict, DomainError, NotFound } from './errors.ts';
 import { pageImageUrls } from './page-images.ts';
 import type { ProviderActor } from './provider-actor.ts';
-import { addDocumentEvent } from './usage-events.ts';
+import { addDocumentEvent, addGroupedDocumentEvent } from './usage-events.ts';
 
 export const documentMessages = {
   exists: 'Document already exists.',
@@ -75,15 +75,17 @@ export async function addDocument(database: Database, actor: ProviderActor, inpu
   let replacedHash: string | null = null;
   try {
     // Uploads sent together commit together (see group-commit.ts).
-    await inGroupedTransaction(database, async (trx) => {
+    await inGroupedTransaction(database, async (trx, group) => {
       const collection = await requireCollection(trx, actor.organizationId, input.collection_name);
-      const existing = await trx
-        .selectFrom('documents')
-        .select(['id', 'file_hash'])
-        .where('collection_id', '=', collection.collectionId)
-        .where('path', '=', input.path)
-        .executeTakeFirst();
-      if (existing && !input.overwrite) throw new Conflict(documentMessages.exists);
+      // Without overwrite, the insert below finds an existing path itself (its unique constraint: 409).
+      const existing = input.overwrite
+        ? await trx
+            .selectFrom('documents')
+            .select(['id', 'file_hash'])
+            .where('collection_id', '=', collection.collectionId)
+            .where('path', '=', input.path)
+            .executeTakeFirst()
+        : undefined;
       await actor.files.keep(database, trx, fileHash, bytes);
       const now = nowIso();
       const content = {
@@ -124,7 +126,7 @@ export async function addDocument(database: Database, actor: ProviderActor, inpu
           .execute();
         await writeMetadata(trx, id, input.metadata);
       }
-      await addDocumentEvent(trx, collection, 'added', { fileBytes: size });
+      addGroupedDocumentEvent(group, collection, 'added', { fileBytes: size });
     });
   } catch (error) {
     if (/unique|duplicate/i.test(String((error as Error).message))) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/schema.ts';
+import { forgetVerifiedApiKeys } from './api-keys.ts';
 import { stopBillingOfDeletedOrganization } from './billing.ts';
 import { nowIso } from './clock.ts';
 import { deleteCollectionsOf } from './collections.ts';
@@ -112,5 +113,7 @@ export async function deleteOrganization(
   await stopBillingOfDeletedOrganization(database, actor.billing, input.organization_id);
   await deleteCollectionsOf(database, actor.files, input.organization_id);
   await database.db.deleteFrom('organizations').where('id', '=', input.organization_id).execute();
+  // Its keys went with it (foreign keys): none of them may answer again.
+  forgetVerifiedApiKeys(database);
   return { message: 'Organization deleted.' };
 }

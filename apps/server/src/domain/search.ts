@@ -3,7 +3,7 @@ import { type DocumentHit, filteredDocuments, type SearchRequest, searchIndex } 
 import type { FilterNode } from '../db/search/filter-node.ts';
 import type { Database } from '../db/schema.ts';
 import { countTokens } from '../ingest/tokens.ts';
-import { requireCollection } from './collections.ts';
+import { findQueriedCollection } from './collections.ts';
 import { parseMetadataFilter } from './metadata-filter.ts';
 import { pageImageUrls } from './page-images.ts';
 import type { ProviderActor } from './provider-actor.ts';
@@ -66,7 +66,7 @@ function recordQuery(
 export async function topDocuments(database: Database, actor: ProviderActor, input: TopDocumentsRequest) {
   const startedAt = performance.now();
   requireReranker(input.reranker);
-  const collection = await requireCollection(database.db, actor.organizationId, input.collection_name);
+  const collection = await findQueriedCollection(database, actor.organizationId, input.collection_name);
   const filter = parseMetadataFilter(input.filter);
   const retrieved =
     input.query === null
@@ -82,7 +82,7 @@ export async function topDocuments(database: Database, actor: ProviderActor, inp
 export async function topPages(database: Database, actor: ProviderActor, input: TopPagesRequest) {
   const startedAt = performance.now();
   requireReranker(input.reranker);
-  const collection = await requireCollection(database.db, actor.organizationId, input.collection_name);
+  const collection = await findQueriedCollection(database, actor.organizationId, input.collection_name);
   const filter = parseMetadataFilter(input.filter);
   const request = await searchRequest(database, collection.collectionId, input, filter);
   // The reranker reads the pages even when the client does not.
@@ -106,7 +106,7 @@ export async function topPages(database: Database, actor: ProviderActor, input: 
 export async function topSnippets(database: Database, actor: ProviderActor, input: TopSnippetsRequest) {
   const startedAt = performance.now();
   requireReranker(input.reranker);
-  const collection = await requireCollection(database.db, actor.organizationId, input.collection_name);
+  const collection = await findQueriedCollection(database, actor.organizationId, input.collection_name);
   const filter = parseMetadataFilter(input.filter);
   const granularity = input.precise_responses ? 'fine' : 'coarse';
   const request = await searchRequest(database, collection.collectionId, input, filter);

@@ -1,4 +1,5 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { GroupSums } from '../db/group-commit.ts';
 import type { DB } from '../db/schema.ts';
 
 /**
@@ -41,9 +42,10 @@ export async function addDocumentEvent(
   collection: CollectionRef,
   eventType: 'added' | 'deleted' | 'parsed' | 'indexed',
   counters: DocumentCounters,
+  windowStart = minuteWindow(),
 ): Promise<void> {
   const row = {
-    window_start: minuteWindow(),
+    window_start: windowStart,
     organization_id: collection.organizationId,
     collection_id: collection.collectionId,
     collection_name: collection.collectionName,
@@ -72,6 +74,24 @@ export async function addDocumentEvent(
         .doUpdateSet(addingCounters('document_usage', added)),
     )
     .execute();
+}
+
+/**
+ * A document event of an upload in a grouped transaction (db/group-commit.ts): the uploads
+ * committed together add to one row update per collection, kind and minute, written with them.
+ */
+export function addGroupedDocumentEvent(
+  group: GroupSums,
+  collection: CollectionRef,
+  eventType: 'added' | 'deleted' | 'parsed' | 'indexed',
+  counters: DocumentCounters,
+): void {
+  const windowStart = minuteWindow();
+  group.add(
+    `document|${collection.collectionId}|${eventType}|${windowStart}`,
+    { count: counters.count ?? 1, ...counters },
+    (trx, sums) => addDocumentEvent(trx, collection, eventType, sums, windowStart),
+  );
 }
 
 export type QueryType = DB['query_usage']['query_type'];

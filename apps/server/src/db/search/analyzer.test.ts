@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { analyze, bm25Score, queryTermCounts, queryTerms } from './analyzer.ts';
+import { chunkPages, cutSnippets } from '../../ingest/chunker.ts';
+import { analyze, bm25Score, queryTermCounts, queryTerms, textTerms } from './analyzer.ts';
 import { rankHits } from './rank.ts';
 
 test('text becomes lower-case Porter stems of its words, stop words dropped, repeats kept', () => {
@@ -66,4 +68,26 @@ test('ranking keeps the k best by weight, equal weights (to 12 digits) in path t
   expect(ranked.map((hit) => `${hit.path}${hit.index}`)).toEqual(['c0', 'a1', 'a5', 'b0']);
   expect(ranked[1]!.score).toBe(ranked[3]!.score);
   expect(ranked[0]).not.toHaveProperty('weight');
+});
+
+test('the terms of a page or snippet taken from its document\'s analysed text are analyze(content), whatever the text', () => {
+  const word = fc.oneof(
+    fc.constantFrom('the', 'Running', 'dogs', 'ran.', 'FUN!', 'café', 'naïve', '42', 'x'.repeat(250), 'e-mail', 'Straße'),
+    fc.string({ maxLength: 12 }),
+    fc.stringMatching(/^[a-zA-Z0-9]{1,300}$/),
+  );
+  const page = fc.array(word, { maxLength: 120 }).chain((words) => fc.array(fc.constantFrom(' ', '\n', '\n\n', '  ', '\t'), { minLength: words.length, maxLength: words.length }).map((gaps) => words.map((w, i) => w + gaps[i]).join('')));
+  fc.assert(
+    fc.property(fc.array(page, { minLength: 1, maxLength: 4 }), (pages) => {
+      const chunked = chunkPages(pages);
+      const terms = textTerms(chunked.text);
+      expect(terms.all()).toEqual(analyze(chunked.text));
+      for (const slice of [...chunked.pages, ...chunked.coarse, ...chunked.fine, ...cutSnippets(chunked.text, chunked.pages, 7)]) {
+        expect(terms.slice(slice.start_index, slice.content)).toEqual(analyze(slice.content));
+      }
+      // Content that is not the text's slice there (rows of an older version) is analysed as it is.
+      expect(terms.slice(0, 'something else entirely')).toEqual(analyze('something else entirely'));
+    }),
+    { numRuns: 300 },
+  );
 });

@@ -45,6 +45,64 @@ const NON_ASCII = /[^\x00-\x7f]/;
 const ASCII_WORD = /[a-z0-9]+/g;
 
 /**
+ * The terms of slices of one text (its pages and snippets), each exactly `analyze(content)`, with
+ * the text's words found and stemmed once rather than once per granularity. `content` must be
+ * `text.slice(start, start + content.length)`; a slice that is not (stored rows of an older
+ * version), a slice of a text that is not plain ASCII, and a slice cut inside a word are analyzed
+ * on their own, so the result never differs from analyzing each slice.
+ */
+export interface TextTerms {
+  /** Every term of the whole text, in order: `analyze(text)`. */
+  all(): string[];
+  /** `analyze(content)` of the slice starting at `start`. */
+  slice(start: number, content: string): string[];
+}
+
+export function textTerms(text: string): TextTerms {
+  if (NON_ASCII.test(text)) {
+    return { all: () => analyze(text), slice: (_start, content) => analyze(content) };
+  }
+  const lower = text.toLowerCase();
+  const starts: number[] = [];
+  const ends: number[] = [];
+  /** Null for a stop word. */
+  const stemmed: (string | null)[] = [];
+  const words = new RegExp(ASCII_WORD.source, 'g');
+  for (let match = words.exec(lower); match; match = words.exec(lower)) {
+    const word = match[0];
+    starts.push(match.index);
+    ends.push(match.index + word.length);
+    stemmed.push(STOP_WORDS.has(word) ? null : stem(word.length > MAX_TERM_LENGTH ? word.slice(0, MAX_TERM_LENGTH) : word));
+  }
+  const isWordCharacter = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+  const cutsWord = (at: number) => at > 0 && at < text.length && isWordCharacter(text.charCodeAt(at - 1)) && isWordCharacter(text.charCodeAt(at));
+  const collect = (from: number, to: number): string[] => {
+    // The first word starting at or after `from`.
+    let low = 0;
+    let high = starts.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (starts[middle]! < from) low = middle + 1;
+      else high = middle;
+    }
+    const terms: string[] = [];
+    for (let i = low; i < starts.length && ends[i]! <= to; i++) {
+      const term = stemmed[i];
+      if (term !== null && term !== undefined) terms.push(term);
+    }
+    return terms;
+  };
+  return {
+    all: () => collect(0, text.length),
+    slice(start, content) {
+      const end = start + content.length;
+      if (start < 0 || end > text.length || cutsWord(start) || cutsWord(end) || text.slice(start, end) !== content) return analyze(content);
+      return collect(start, end);
+    },
+  };
+}
+
+/**
  * Porter stems, remembered: a text's words repeat (Zipf), and stemming was most of what indexing
  * cost (issue #11 point 5). Bounded; a full memory starts again rather than tracking recency.
  */

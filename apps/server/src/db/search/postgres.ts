@@ -1,7 +1,7 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../schema.ts';
-import { analyze, BM25_B, BM25_K1 } from './analyzer.ts';
-import { filterSql } from './filter.ts';
+import { analyze, BM25_B, BM25_K1, type TextTerms, textTerms } from './analyzer.ts';
+import { filterCandidates, filterSql } from './filter.ts';
 import { commonBound, rankHits, RANK_SLACK, rankingTerms } from './rank.ts';
 import type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit, WeightedTerm } from './types.ts';
 
@@ -25,6 +25,41 @@ export function postgresSearchIndex({ db }: Database): SearchIndex {
   const best = (granularity: Granularity, request: SearchRequest, query: WeightedTerm[]): RawBuilder<unknown> => {
     const terms = query.map(({ term }) => term);
     const weights = query.map(({ weight }) => weight);
+    // A filter the metadata index can answer (filter.ts): only the postings of the documents
+    // that pass it are weighed, the document frequencies counted apart over the index (the
+    // same numbers), so a selective filter does not weigh and sort every match (issue #11 pt 3).
+    const candidates = request.filter ? filterCandidates(request.filter) : null;
+    if (request.filter && candidates) {
+      return sql`
+      with stats as (
+        select coalesce(sum(rows), 0)::float8 as n, coalesce(sum(tokens), 0)::float8 as tokens
+        from search_stats where collection_id = ${request.collectionId} and granularity = ${granularity}
+      ),
+      passing as (
+        select d.id from documents d where d.id in (${candidates}) and d.collection_id = ${request.collectionId} and ${filterSql(request.filter)}
+      ),
+      frequencies as (
+        select term, count(*)::float8 as df from search_postings
+        where collection_id = ${request.collectionId} and granularity = ${granularity} and term = any(${terms}::text[]) group by term
+      ),
+      matched as (
+        select p.row_seq, q.weight, p.tf::float8 as tf, p.length::float8 as length, f.df
+        from search_postings p join unnest(${terms}::text[], ${weights}::float8[]) as q(term, weight) on q.term = p.term
+          join frequencies f on f.term = p.term
+        where p.document_id in (select id from passing) and p.collection_id = ${request.collectionId} and p.granularity = ${granularity}
+          and p.term = any(${terms}::text[])
+      ),
+      weighted as (
+        select m.row_seq, m.weight, ln((s.n - m.df + 0.5) / (m.df + 0.5)) as idf,
+               (m.tf * (${BM25_K1}::float8 + 1.0)) / (m.tf + ${BM25_K1}::float8 * (1.0 - ${BM25_B}::float8 + ${BM25_B}::float8 * m.length / (s.tokens / s.n))) as tf_part
+        from matched m cross join stats s
+      )
+      select w.row_seq as "rowSeq", sum(w.weight * case when w.idf <= 0 then 1e-6::float8 else w.idf end * w.tf_part) as weight
+      from weighted w
+      group by w.row_seq
+      order by weight desc, w.row_seq
+      limit ${request.k + RANK_SLACK}`;
+    }
     return sql`
       with stats as (
         select coalesce(sum(rows), 0)::float8 as n, coalesce(sum(tokens), 0)::float8 as tokens
@@ -101,7 +136,12 @@ interface SourceRow {
   collection_id: string;
   document_id: string;
   text: string;
+  /** Where the row's text starts in its document's text. */
+  start: number;
 }
+
+/** Documents up to this size have their text analysed once for every granularity (larger ones slice by slice, yielding). */
+const ANALYSED_ONCE_CHARS = 1 << 20;
 
 /**
  * Postings of these documents' text, pages and snippets (as the database holds them now) in
@@ -113,11 +153,29 @@ export async function indexPostgresDocuments(trx: Kysely<any>, documentIds: stri
   await sql`delete from search_rows where document_id = any(${documentIds}::text[])`.execute(trx);
   await sql`delete from search_postings where document_id = any(${documentIds}::text[])`.execute(trx);
   const sources: [Granularity, RawBuilder<SourceRow>][] = [
-    ['documents', sql<SourceRow>`select seq, collection_id, id as document_id, coalesce(text, '') as text from documents where id = any(${documentIds}::text[])`],
-    ['pages', sql<SourceRow>`select seq, collection_id, document_id, content as text from pages where document_id = any(${documentIds}::text[])`],
-    ['coarse', sql<SourceRow>`select seq, collection_id, document_id, content as text from chunks where document_id = any(${documentIds}::text[]) and granularity = 'coarse'`],
-    ['fine', sql<SourceRow>`select seq, collection_id, document_id, content as text from chunks where document_id = any(${documentIds}::text[]) and granularity = 'fine'`],
+    ['documents', sql<SourceRow>`select seq, collection_id, id as document_id, coalesce(text, '') as text, 0 as start from documents where id = any(${documentIds}::text[])`],
+    ['pages', sql<SourceRow>`select seq, collection_id, document_id, content as text, start_index as start from pages where document_id = any(${documentIds}::text[])`],
+    [
+      'coarse',
+      sql<SourceRow>`select seq, collection_id, document_id, content as text, start_index as start from chunks where document_id = any(${documentIds}::text[]) and granularity = 'coarse'`,
+    ],
+    [
+      'fine',
+      sql<SourceRow>`select seq, collection_id, document_id, content as text, start_index as start from chunks where document_id = any(${documentIds}::text[]) and granularity = 'fine'`,
+    ],
   ];
+  // A document's text analysed once: its pages and snippets are slices of it (analyzer.ts).
+  const texts = new Map<string, TextTerms>();
+  const termsOf = async (granularity: Granularity, row: SourceRow): Promise<string[]> => {
+    if (granularity === 'documents') {
+      if (row.text.length > ANALYSED_ONCE_CHARS) return analyzeYielding(row.text);
+      const terms = textTerms(row.text);
+      texts.set(row.document_id, terms);
+      return terms.all();
+    }
+    const text = texts.get(row.document_id);
+    return text ? text.slice(Number(row.start), row.text) : analyzeYielding(row.text);
+  };
   for (const [granularity, source] of sources) {
     const { rows } = await source.execute(trx);
     const lengths = { collection: [] as string[], seq: [] as number[], document: [] as string[], length: [] as number[] };
@@ -130,7 +188,7 @@ export async function indexPostgresDocuments(trx: Kysely<any>, documentIds: stri
       for (const column of Object.values(postings)) column.length = 0;
     };
     for (const row of rows) {
-      const terms = await analyzeYielding(row.text);
+      const terms = await termsOf(granularity, row);
       lengths.collection.push(row.collection_id);
       lengths.seq.push(row.seq);
       lengths.document.push(row.document_id);

@@ -13,9 +13,10 @@ import SQLite from 'better-sqlite3';
 export interface ReaderPool {
   /**
    * Runs a query on a connection with `searchFile` attached as `search`; no rows when that file
-   * does not exist (a collection with nothing indexed, or deleted meanwhile).
+   * does not exist (a collection with nothing indexed, or deleted meanwhile). `setup`, when given,
+   * runs once per connection before the query (e.g. a temporary table it reads).
    */
-  all<Row>(searchFile: string, text: string, parameters: readonly unknown[]): Promise<Row[]>;
+  all<Row>(searchFile: string, text: string, parameters: readonly unknown[], setup?: string): Promise<Row[]>;
   close(): Promise<void>;
 }
 
@@ -55,15 +56,19 @@ const reader = (file) => {
   const connection = new SQLite(workerData.databasePath, { readonly: true, fileMustExist: true });
   connection.pragma('busy_timeout = 5000');
   connection.prepare('attach database ? as search').run(file);
-  const opened = { connection, inode, statements: new Map() };
+  const opened = { connection, inode, statements: new Map(), setups: new Set() };
   open.set(file, opened);
   if (open.size > OPEN_FILES) close(open.keys().next().value);
   return opened;
 };
-parentPort.on('message', ({ id, file, text, parameters }) => {
+parentPort.on('message', ({ id, file, text, parameters, setup }) => {
   try {
     const collection = reader(file);
     if (!collection) return parentPort.postMessage({ id, rows: [] });
+    if (setup && !collection.setups.has(setup)) {
+      collection.connection.exec(setup);
+      collection.setups.add(setup);
+    }
     let statement = collection.statements.get(text);
     if (!statement) {
       // Filters make distinct SQL; a bounded cache keeps the common shapes prepared.
@@ -107,12 +112,12 @@ export function openReaderPool(options: { databasePath: string; threads: number 
   });
 
   return {
-    all<Row>(searchFile: string, text: string, parameters: readonly unknown[]) {
+    all<Row>(searchFile: string, text: string, parameters: readonly unknown[], setup?: string) {
       const thread = threads.reduce((least, candidate) => (candidate.pending.size < least.pending.size ? candidate : least));
       const id = nextId++;
       return new Promise<Row[]>((resolve, reject) => {
         thread.pending.set(id, { resolve: resolve as (rows: unknown[]) => void, reject });
-        thread.worker.postMessage({ id, file: searchFile, text, parameters });
+        thread.worker.postMessage({ id, file: searchFile, text, parameters, setup });
       });
     },
     async close() {

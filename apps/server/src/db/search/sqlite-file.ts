@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { whenUnlocked } from '../sqlite-busy.ts';
-import { analyze, type QueryTerm } from './analyzer.ts';
+import { analyze, type QueryTerm, type TextTerms, textTerms } from './analyzer.ts';
 
 /**
  * SQLite search files: one per collection, in a folder beside the main database file and derived
@@ -51,15 +51,20 @@ export function searchFilePath(sqlitePath: string, collectionId: string): string
 
 /** Rows (rowid, text) of each granularity in the main file, for a set of documents, by rowid. */
 const sources: Record<Granularity, (documents: string) => string> = {
-  documents: (documents) => `select d.seq as rowid, coalesce(d.text, '') as text from source.documents d where d.id in (${documents})`,
-  pages: (documents) => `select p.seq as rowid, p.content as text from source.pages p where p.document_id in (${documents})`,
-  coarse: (documents) => `select c.seq as rowid, c.content as text from source.chunks c where c.document_id in (${documents}) and c.granularity = 'coarse'`,
-  fine: (documents) => `select c.seq as rowid, c.content as text from source.chunks c where c.document_id in (${documents}) and c.granularity = 'fine'`,
+  documents: (documents) => `select d.seq as rowid, coalesce(d.text, '') as text, d.id as document, 0 as start from source.documents d where d.id in (${documents})`,
+  pages: (documents) => `select p.seq as rowid, p.content as text, p.document_id as document, p.start_index as start from source.pages p where p.document_id in (${documents})`,
+  coarse: (documents) =>
+    `select c.seq as rowid, c.content as text, c.document_id as document, c.start_index as start from source.chunks c where c.document_id in (${documents}) and c.granularity = 'coarse'`,
+  fine: (documents) =>
+    `select c.seq as rowid, c.content as text, c.document_id as document, c.start_index as start from source.chunks c where c.document_id in (${documents}) and c.granularity = 'fine'`,
 };
 const seqColumn: Record<Granularity, string> = { documents: 'd.seq', pages: 'p.seq', coarse: 'c.seq', fine: 'c.seq' };
 interface SourceRow {
   rowid: number;
   text: string;
+  /** The row's document, and where its text starts in the document's text. */
+  document: string;
+  start: number;
 }
 
 export interface SearchWriter {
@@ -193,8 +198,21 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string): P
   // The write lock is taken by a plain row update first, so a busy file refuses the transaction
   // before any indexing work. Not `begin immediate`: that would lock the main file too.
   const takeLock = connection.prepare('update index_writes set writes = writes + 1');
-  const analyzeRows = (documents: string): AnalyzedRows =>
-    rowsOf.map(([rows]) => rows.all(documents).map((row): [number, string] => [row.rowid, analyze(row.text).join(' ')]));
+  // A document's text is analyzed once: its pages and snippets are slices of it (analyzer.ts).
+  const analyzeRows = (documents: string): AnalyzedRows => {
+    const texts = new Map<string, TextTerms>();
+    return rowsOf.map(([rows], i) =>
+      rows.all(documents).map((row): [number, string] => {
+        if (GRANULARITIES[i] === 'documents') {
+          const terms = textTerms(row.text);
+          texts.set(row.document, terms);
+          return [row.rowid, terms.all().join(' ')];
+        }
+        const text = texts.get(row.document);
+        return [row.rowid, (text ? text.slice(row.start, row.text) : analyze(row.text)).join(' ')];
+      }),
+    );
+  };
   const write = connection.transaction((documents: string, analyzed: AnalyzedRows, last: number) => {
     takeLock.run();
     for (const statement of applyDeletions) statement.run(last);

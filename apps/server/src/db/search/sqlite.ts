@@ -2,8 +2,8 @@ import SQLite from 'better-sqlite3';
 import { type RawBuilder, sql } from 'kysely';
 import { beforeDestroy } from '../database.ts';
 import type { Database } from '../schema.ts';
-import { queryTermCounts } from './analyzer.ts';
-import { filterSql } from './filter.ts';
+import { BM25_B, BM25_K1, type QueryTerm, queryTermCounts } from './analyzer.ts';
+import { filterCandidates, filterSql } from './filter.ts';
 import { commonBound, rankHits, RANK_SLACK, rankingTerms } from './rank.ts';
 import { defaultReaderThreads, openReaderPool, type ReaderPool } from './reader-pool.ts';
 import { ftsMatch, ftsTable, type Granularity, openSearchWriter, type SearchWriter, searchFilePath } from './sqlite-file.ts';
@@ -29,11 +29,12 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     writer = opened;
     return opened;
   };
-  const run = async <Row>(collectionId: string, query: RawBuilder<unknown>): Promise<Row[]> => {
+  /** `setup` runs once on each reader connection before the query (a temporary table it reads). */
+  const run = async <Row>(collectionId: string, query: RawBuilder<unknown>, setup?: string): Promise<Row[]> => {
     const { sql: text, parameters } = query.compile(database.db);
     try {
       // A collection without a search file (nothing indexed yet, or deleted meanwhile) matches nothing.
-      return await reader.all<Row>(searchFilePath(sqlitePathOf(database), collectionId), text, parameters);
+      return await reader.all<Row>(searchFilePath(sqlitePathOf(database), collectionId), text, parameters, setup);
     } catch (error) {
       // Nor does one whose file is being created this instant (its tables come in one transaction).
       if (error instanceof SQLite.SqliteError && /no such (fts5 )?table/.test(error.message)) return [];
@@ -57,6 +58,8 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     const name = sql.raw(table);
     const limit = request.k + RANK_SLACK;
     if (request.filter) {
+      const selective = await selectiveTop<Row>(granularity, request, terms, join, columns);
+      if (selective) return selective;
       return run<Row>(
         request.collectionId,
         sql`select ${columns}, -f.rank as weight from ${fts} f ${join('f.rowid')}
@@ -69,6 +72,83 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
           and rowid not in (select row_id from search_deletions where collection_id = ${request.collectionId} and fts_table = ${granularity})
           order by rank limit ${limit}) t ${join('t.rowid')} order by t.rank`,
     );
+  };
+
+  /**
+   * A selective filter (issue #11 pt 3): when the documents passing it, found through the metadata
+   * index, hold at most SELECTIVE_ROWS rows of this granularity, only those rows are ranked, by
+   * FTS5's own BM25 (bm25(): the same statistics, N, average length and document frequencies of
+   * the whole collection, and the same arithmetic) computed here from their stored terms, instead
+   * of ranking every match of the query in the collection and dropping those the filter refuses.
+   * Null when the filter is not selective (or not one the metadata index can answer): the caller
+   * ranks all matches then.
+   */
+  const selectiveTop = async <Row extends { weight: number }>(
+    granularity: Granularity,
+    request: SearchRequest,
+    terms: QueryTerm[],
+    join: (rowid: string) => RawBuilder<unknown>,
+    columns: RawBuilder<unknown>,
+  ): Promise<Row[] | null> => {
+    const candidates = filterCandidates(request.filter!);
+    if (!candidates) return null;
+    const table = ftsTable(granularity);
+    const passing = sql`d.id in (${candidates}) and d.collection_id = ${request.collectionId} and ${filterSql(request.filter!)}`;
+    const rowsOfPassing = {
+      documents: sql`select d.seq from documents d where ${passing}`,
+      pages: sql`select p.seq from documents d join pages p on p.document_id = d.id where ${passing}`,
+      coarse: sql`select c.seq from documents d join chunks c on c.document_id = d.id where ${passing} and c.granularity = 'coarse'`,
+      fine: sql`select c.seq from documents d join chunks c on c.document_id = d.id where ${passing} and c.granularity = 'fine'`,
+    }[granularity];
+    // Rows of the passing documents that the index holds (rows just written and not yet indexed are not there).
+    const rows = await run<{ rowid: number; content: string }>(
+      request.collectionId,
+      sql`select rowid, content from ${sql.raw(`search.${table}`)} where rowid in (${rowsOfPassing}) limit ${SELECTIVE_ROWS + 1}`,
+    );
+    if (rows.length > SELECTIVE_ROWS) return null;
+    if (rows.length === 0) return [];
+    // The collection's statistics as bm25() reads them: rows and tokens (FTS5's averages record), document frequencies (fts5vocab).
+    const [averages] = await run<{ block: Uint8Array }>(request.collectionId, sql`select block from ${sql.raw(`search.${table}_data`)} where id = 1`);
+    const [n, tokens] = averages ? readVarints(averages.block, 2) : [0, 0];
+    const vocabulary = `v_${table}`;
+    const frequencies = await run<{ term: string; doc: number }>(
+      request.collectionId,
+      sql`select term, doc from ${sql.raw(`temp.${vocabulary}`)} where term in (${sql.join(terms.map(({ term }) => sql`${term}`))})`,
+      `create virtual table if not exists temp.${vocabulary} using fts5vocab(search, '${table}', 'row')`,
+    );
+    const idf = new Map(
+      frequencies.map(({ term, doc }) => {
+        const value = Math.log((n - doc + 0.5) / (doc + 0.5));
+        return [term, value <= 0 ? 1e-6 : value];
+      }),
+    );
+    const averageLength = tokens / n;
+    const scored: { rowid: number; weight: number }[] = [];
+    for (const row of rows) {
+      const rowTerms = row.content === '' ? [] : row.content.split(' ');
+      const counts = new Map<string, number>();
+      for (const term of rowTerms) counts.set(term, (counts.get(term) ?? 0) + 1);
+      let weight = 0;
+      let matched = false;
+      // Term by term in query order, each as often as the query says it: bm25() sums over phrases.
+      for (const { term, count } of terms) {
+        const tf = counts.get(term);
+        if (!tf) continue;
+        matched = true;
+        const part = ((idf.get(term) ?? 1e-6) * (tf * (BM25_K1 + 1))) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * rowTerms.length) / averageLength));
+        for (let i = 0; i < count; i++) weight += part;
+      }
+      if (matched) scored.push({ rowid: row.rowid, weight });
+    }
+    scored.sort((a, b) => b.weight - a.weight || a.rowid - b.rowid);
+    const best = scored.slice(0, request.k + RANK_SLACK);
+    if (best.length === 0) return [];
+    const weights = new Map(best.map(({ rowid, weight }) => [rowid, weight]));
+    const found = await run<Row & { found_rowid: number }>(
+      request.collectionId,
+      sql`select ${columns}, t.value as found_rowid from json_each(${JSON.stringify(best.map(({ rowid }) => rowid))}) t ${join('t.value')}`,
+    );
+    return found.map(({ found_rowid, ...row }) => ({ ...row, weight: weights.get(found_rowid)! }) as unknown as Row);
   };
 
   /**
@@ -152,6 +232,29 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     dropCollections: (collectionIds) => searchWriter().dropCollections(collectionIds),
     applyDeletions: () => searchWriter().index([]),
   };
+}
+
+/** Most rows a selective filter's documents may hold for their rows alone to be ranked (see selectiveTop). */
+export const SELECTIVE_ROWS = 2000;
+
+/** The first `count` SQLite varints of a record (FTS5's averages record: rows, then tokens per column). */
+function readVarints(bytes: Uint8Array, count: number): number[] {
+  const values: number[] = [];
+  let at = 0;
+  while (values.length < count && at < bytes.length) {
+    let value = 0;
+    for (let i = 0; ; i++) {
+      const byte = bytes[at++]!;
+      if (i === 8) {
+        value = value * 256 + byte;
+        break;
+      }
+      value = value * 128 + (byte & 0x7f);
+      if (!(byte & 0x80)) break;
+    }
+    values.push(value);
+  }
+  return values;
 }
 
 function sqlitePathOf(database: Database): string {
