@@ -44,6 +44,33 @@ export function analyze(text: string): string[] {
   return terms;
 }
 
+
+/**
+ * The same terms, a slice of about 64 KB of text at a time cut at a space (terms never span one),
+ * with `between` awaited after each slice: a 60 MB document analyzed whole makes ten million word
+ * strings at once (gigabytes of heap), and a thread that never yields runs no timers (lease
+ * renewals, a stop request) for seconds.
+ */
+export async function analyzeInSlices(text: string, onTerms: (terms: string[]) => void, between: () => Promise<unknown> = nextTurn): Promise<void> {
+  if (text.length <= SLICE) return onTerms(analyze(text));
+  for (let start = 0; start < text.length; ) {
+    const space = text.indexOf(' ', start + SLICE);
+    const end = space < 0 ? text.length : space;
+    onTerms(analyze(text.slice(start, end)));
+    start = end;
+    await between();
+  }
+}
+const SLICE = 65_536;
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A text's terms joined by spaces (what an FTS5 row holds), built slice by slice. */
+export async function analyzedText(text: string): Promise<string> {
+  const parts: string[] = [];
+  await analyzeInSlices(text, (terms) => terms.length > 0 && parts.push(terms.join(' ')));
+  return parts.join(' ');
+}
+
 const NON_ASCII = /[^\x00-\x7f]/;
 const ASCII_WORD = /[a-z0-9]+/g;
 

@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../schema.ts';
-import { analyze, BM25_B, BM25_K1 } from './analyzer.ts';
+import { analyzeInSlices, BM25_B, BM25_K1 } from './analyzer.ts';
 import { filterSql } from './filter.ts';
 import { rankHits, RANK_SLACK, rankingTerms } from './rank.ts';
 import type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit, WeightedTerm } from './types.ts';
@@ -156,23 +156,14 @@ export async function indexPostgresDocuments(trx: Kysely<any>, documentIds: stri
   }
 }
 
-/**
- * The analyzer's terms of a text, a slice of about 64 KB at a time cut at a space (terms never
- * span one), with timers (lease renewals) run between slices: a large document takes a while.
- */
+/** The analyzer's terms of a text; a large one in slices, with timers (lease renewals) run between. */
 async function analyzeYielding(text: string): Promise<string[]> {
-  if (text.length <= SLICE) return analyze(text);
   const terms: string[] = [];
-  for (let start = 0; start < text.length; ) {
-    const space = text.indexOf(' ', start + SLICE);
-    const end = space < 0 ? text.length : space;
-    for (const term of analyze(text.slice(start, end))) terms.push(term);
-    start = end;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  await analyzeInSlices(text, (slice) => {
+    for (const term of slice) terms.push(term);
+  });
   return terms;
 }
-const SLICE = 65_536;
 
 /**
  * Postings built anew from the stored text, pages and snippets of every indexed document (or of

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { whenUnlocked } from '../sqlite-busy.ts';
-import { analyze, type QueryTerm } from './analyzer.ts';
+import { analyze, analyzedText, type QueryTerm } from './analyzer.ts';
 
 /**
  * SQLite search files: one per collection, in a folder beside the main database file and derived
@@ -91,7 +91,7 @@ export interface SearchWriter {
 interface CollectionWriter {
   connection: SQLite.Database;
   /** These documents' rows of this collection, analyzed (before any lock is taken). */
-  analyze(documents: string): AnalyzedRows;
+  analyze(documents: string): Promise<AnalyzedRows>;
   write(documents: string, analyzed: AnalyzedRows, lastDeletion: number): void;
 }
 type AnalyzedRows = [number, string][][];
@@ -144,7 +144,7 @@ export function openSearchWriter(sqlitePath: string): SearchWriter {
         const writer = await writerOf(collection);
         // Analyzed before the write lock is taken: the other ingestion thread writes meanwhile,
         // and a busy retry does not analyze again.
-        const analyzed = writer.analyze(documents);
+        const analyzed = await writer.analyze(documents);
         await whenUnlocked(() => writer.write(documents, analyzed, last));
       }
       // Applied deletions are dropped afterwards; after a crash in between they apply again, harmlessly.
@@ -197,15 +197,31 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string): P
     (granularity) =>
       [
         // Documents of the batch in other collections are theirs to index.
-        connection.prepare<[string], SourceRow>(`${sources[granularity](ids)} and ${seqColumn[granularity].split('.')[0]}.collection_id = '${collectionId}' order by rowid`),
+        connection.prepare<[string, number], SourceRow>(
+          `${sources[granularity](ids)} and ${seqColumn[granularity].split('.')[0]}.collection_id = '${collectionId}' and ${seqColumn[granularity]} > ? order by rowid limit 256`,
+        ),
         connection.prepare(`insert into main.${ftsTable(granularity)} (rowid, content) values (?, ?)`),
       ] as const,
   );
   // The write lock is taken by a plain row update first, so a busy file refuses the transaction
   // before any indexing work. Not `begin immediate`: that would lock the main file too.
   const takeLock = connection.prepare('update index_writes set writes = writes + 1');
-  const analyzeRows = (documents: string): AnalyzedRows =>
-    rowsOf.map(([rows]) => rows.all(documents).map((row): [number, string] => [row.rowid, analyze(row.text).join(' ')]));
+  // Rows a page at a time and each text in slices (analyzedText): a 60 MB document's rows read
+  // and analyzed at once took the ingestion thread past 3 GB.
+  const analyzeRows = async (documents: string): Promise<AnalyzedRows> => {
+    const analyzed: AnalyzedRows = [];
+    for (const [rows] of rowsOf) {
+      const granularity: [number, string][] = [];
+      for (let after = 0; ; ) {
+        const page = rows.all(documents, after);
+        if (page.length === 0) break;
+        for (const row of page) granularity.push([row.rowid, await analyzedText(row.text)]);
+        after = page.at(-1)!.rowid;
+      }
+      analyzed.push(granularity);
+    }
+    return analyzed;
+  };
   const write = connection.transaction((documents: string, analyzed: AnalyzedRows, last: number) => {
     takeLock.run();
     for (const statement of applyDeletions) statement.run(last);
