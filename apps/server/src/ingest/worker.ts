@@ -290,6 +290,9 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
         ),
       ),
     ];
+    // Compiling a large document's rows is a long synchronous step: its leases are renewed now,
+    // if due, before the transaction (whose row locks hold renewals back until it commits).
+    await lease.betweenSteps();
     const lost = await db.transaction().execute(async (trx) => {
       const lostIds: string[] = [];
       for (const [i, hold] of holds.entries()) {
