@@ -10,6 +10,7 @@ import { nowIso } from '../domain/clock.ts';
 import { type ClaimedDocument, claim, defaultLeaseRules, fail as failDocument, finish, type LeaseRules, markParsed as markDocumentParsed, recoverExpired, release, renew } from '../domain/document-states.ts';
 import type { FileStore } from '../domain/file-store.ts';
 import { addDocumentEvent, type CollectionRef } from '../domain/usage-events.ts';
+import { collectGarbage } from '../memory.ts';
 import { type ChunkedDocument, chunkPages } from './chunker.ts';
 import { ParseError, parseFile } from './parse.ts';
 import { storableText } from './parsers/text.ts';
@@ -107,6 +108,8 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
         }
       } finally {
         busy--;
+        // A large document leaves hundreds of MB of garbage that an idle thread would keep.
+        if (jobs.some((job) => job.size >= rules.largeBytes)) collectGarbage();
       }
     }
   };
