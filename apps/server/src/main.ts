@@ -52,4 +52,7 @@ process.once('SIGINT', shutdown);
 process.once('SIGTERM', shutdown);
 
 await app.listen({ port: config.port, host: config.host });
-app.log.info(`Sift is serving on http://localhost:${config.port} (${database.dialect}, ${config.oidc ? 'OpenID sign-in' : 'local sign-in'})`);
+const serving = `Sift is serving on http://localhost:${config.port} (${database.dialect}, ${config.oidc ? 'OpenID sign-in' : 'local sign-in'})`;
+// Said at the default level (warn) too, so `npm start` shows where to go.
+if (config.logLevel === 'info' || config.logLevel === 'debug' || config.logLevel === 'trace') app.log.info(serving);
+else if (config.logLevel === 'warn') console.log(serving);
