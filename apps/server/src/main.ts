@@ -4,10 +4,13 @@ import { buildApp } from './http/app.ts';
 import { createAppContext } from './http/context.ts';
 import { startHeartbeat } from './ingest/heartbeat.ts';
 import { startIngestThread } from './ingest/thread.ts';
+import { exposeGarbageCollector } from './memory.ts';
 import { exitWithin } from './shutdown.ts';
 import { recoverAtStart } from './domain/document-states.ts';
 
 /** config -> database -> app -> listen. */
+// Before any thread starts (see memory.ts).
+exposeGarbageCollector();
 const config = loadConfig();
 const database = await openDatabase(config);
 let draining = false;
@@ -49,4 +52,7 @@ process.once('SIGINT', shutdown);
 process.once('SIGTERM', shutdown);
 
 await app.listen({ port: config.port, host: config.host });
-app.log.info(`Sift is serving on http://localhost:${config.port} (${database.dialect}, ${config.oidc ? 'OpenID sign-in' : 'local sign-in'})`);
+const serving = `Sift is serving on http://localhost:${config.port} (${database.dialect}, ${config.oidc ? 'OpenID sign-in' : 'local sign-in'})`;
+// Said at the default level (warn) too, so `npm start` shows where to go.
+if (config.logLevel === 'info' || config.logLevel === 'debug' || config.logLevel === 'trace') app.log.info(serving);
+else if (config.logLevel === 'warn') console.log(serving);

@@ -5,6 +5,7 @@ import { startHeartbeat } from './ingest/heartbeat.ts';
 import { keepWriteAheadLogsSmall } from './db/wal-checkpoint.ts';
 import { recoverAtStart } from './domain/document-states.ts';
 import { startIngestWorkers } from './ingest/worker.ts';
+import { exposeGarbageCollector } from './memory.ts';
 import { exitWithin } from './shutdown.ts';
 import { openFileStore } from './storage/open-file-store.ts';
 
@@ -14,6 +15,8 @@ import { openFileStore } from './storage/open-file-store.ts';
  * PostgreSQL, never another machine's disk); a SQLite database is served by one process, so
  * there run it only while the server runs with SIFT_INGEST_WORKERS=0.
  */
+// Before any thread starts (see memory.ts).
+exposeGarbageCollector();
 const config = loadConfig();
 const database = await openDatabase(config);
 await tuneForIngestion(database);

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { bootstrap } from '../src/domain/bootstrap.ts';
 import { startIngestWorkers } from '../src/ingest/worker.ts';
@@ -37,3 +38,20 @@ test('stopping with no grace hands every claimed document back, uncharged, and a
   await second.stop();
   expect((await h.call('/v1/status/get-status', { collection_name: 'stop' }, apiKey)).body).toMatchObject({ num_indexed_documents: 120, num_failed_documents: 0 });
 }, 120_000);
+
+test('closing the server ends a connection a client opened and never used, and a request in flight still gets its answer', async () => {
+  const server = await startHarness();
+  const { apiKey } = await bootstrap(server.database, server.keyring, { email: 'idle@example.com', name: 'Idle', organizationName: 'Idle' });
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = server.app.server.address() as { port: number };
+  // Opened ahead of need, as HTTP clients and load balancers do: no request on it yet.
+  const unused = connect(port, '127.0.0.1');
+  await new Promise((resolve) => unused.once('connect', resolve));
+  const ended = new Promise((resolve) => unused.once('close', resolve));
+  const inFlight = fetch(`http://127.0.0.1:${port}/v1/collections/get-collection-list`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: '{}' });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  // Without closing unused connections, close() waits for the client's headers timeout (60 s).
+  await server.close();
+  await ended;
+  expect((await inFlight).status).toBe(200);
+}, 30_000);

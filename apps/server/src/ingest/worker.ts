@@ -10,6 +10,7 @@ import { nowIso } from '../domain/clock.ts';
 import { type ClaimedDocument, claim, defaultLeaseRules, fail as failDocument, finish, type LeaseRules, markParsed as markDocumentParsed, recoverExpired, release, renew } from '../domain/document-states.ts';
 import type { FileStore } from '../domain/file-store.ts';
 import { addDocumentEvent, type CollectionRef } from '../domain/usage-events.ts';
+import { collectGarbage } from '../memory.ts';
 import { type ChunkedDocument, chunkPages } from './chunker.ts';
 import { ParseError, parseFile } from './parse.ts';
 import { storableText } from './parsers/text.ts';
@@ -107,6 +108,8 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
         }
       } finally {
         busy--;
+        // A large document leaves hundreds of MB of garbage that an idle thread would keep.
+        if (jobs.some((job) => job.size >= rules.largeBytes)) collectGarbage();
       }
     }
   };
@@ -290,6 +293,9 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
         ),
       ),
     ];
+    // Compiling a large document's rows is a long synchronous step: its leases are renewed now,
+    // if due, before the transaction (whose row locks hold renewals back until it commits).
+    await lease.betweenSteps();
     const lost = await db.transaction().execute(async (trx) => {
       const lostIds: string[] = [];
       for (const [i, hold] of holds.entries()) {

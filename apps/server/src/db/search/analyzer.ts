@@ -41,6 +41,33 @@ export function analyze(text: string): string[] {
   return terms;
 }
 
+
+/**
+ * The same terms, a slice of about 64 KB of text at a time cut at a space (terms never span one),
+ * with `between` awaited after each slice: a 60 MB document analyzed whole makes ten million word
+ * strings at once (gigabytes of heap), and a thread that never yields runs no timers (lease
+ * renewals, a stop request) for seconds.
+ */
+export async function analyzeInSlices(text: string, onTerms: (terms: string[]) => void, between: () => Promise<unknown> = nextTurn): Promise<void> {
+  if (text.length <= SLICE) return onTerms(analyze(text));
+  for (let start = 0; start < text.length; ) {
+    const space = text.indexOf(' ', start + SLICE);
+    const end = space < 0 ? text.length : space;
+    onTerms(analyze(text.slice(start, end)));
+    start = end;
+    await between();
+  }
+}
+const SLICE = 65_536;
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A text's terms joined by spaces (what an FTS5 row holds), built slice by slice. */
+export async function analyzedText(text: string): Promise<string> {
+  const parts: string[] = [];
+  await analyzeInSlices(text, (terms) => terms.length > 0 && parts.push(terms.join(' ')));
+  return parts.join(' ');
+}
+
 const NON_ASCII = /[^\x00-\x7f]/;
 const ASCII_WORD = /[a-z0-9]+/g;
 
@@ -51,6 +78,12 @@ const ASCII_WORD = /[a-z0-9]+/g;
  * version), a slice of a text that is not plain ASCII, and a slice cut inside a word are analyzed
  * on their own, so the result never differs from analyzing each slice.
  */
+/**
+ * Texts up to this size are analyzed once for every granularity (textTerms); larger ones slice
+ * by slice, yielding between slices (analyzeInSlices): their word positions would take gigabytes.
+ */
+export const ANALYZED_ONCE_CHARS = 1 << 20;
+
 export interface TextTerms {
   /** Every term of the whole text, in order: `analyze(text)`. */
   all(): string[];

@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../schema.ts';
-import { analyze, BM25_B, BM25_K1, type TextTerms, textTerms } from './analyzer.ts';
+import { ANALYZED_ONCE_CHARS, analyzeInSlices, BM25_B, BM25_K1, type TextTerms, textTerms } from './analyzer.ts';
 import { filterCandidates, filterSql } from './filter.ts';
 import { commonBound, rankHits, RANK_SLACK, rankingTerms } from './rank.ts';
 import type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit, WeightedTerm } from './types.ts';
@@ -140,8 +140,6 @@ interface SourceRow {
   start: number;
 }
 
-/** Documents up to this size have their text analysed once for every granularity (larger ones slice by slice, yielding). */
-const ANALYSED_ONCE_CHARS = 1 << 20;
 
 /**
  * Postings of these documents' text, pages and snippets (as the database holds them now) in
@@ -168,7 +166,7 @@ export async function indexPostgresDocuments(trx: Kysely<any>, documentIds: stri
   const texts = new Map<string, TextTerms>();
   const termsOf = async (granularity: Granularity, row: SourceRow): Promise<string[]> => {
     if (granularity === 'documents') {
-      if (row.text.length > ANALYSED_ONCE_CHARS) return analyzeYielding(row.text);
+      if (row.text.length > ANALYZED_ONCE_CHARS) return analyzeYielding(row.text);
       const terms = textTerms(row.text);
       texts.set(row.document_id, terms);
       return terms.all();
@@ -213,23 +211,14 @@ export async function indexPostgresDocuments(trx: Kysely<any>, documentIds: stri
   }
 }
 
-/**
- * The analyzer's terms of a text, a slice of about 64 KB at a time cut at a space (terms never
- * span one), with timers (lease renewals) run between slices: a large document takes a while.
- */
+/** The analyzer's terms of a text; a large one in slices, with timers (lease renewals) run between. */
 async function analyzeYielding(text: string): Promise<string[]> {
-  if (text.length <= SLICE) return analyze(text);
   const terms: string[] = [];
-  for (let start = 0; start < text.length; ) {
-    const space = text.indexOf(' ', start + SLICE);
-    const end = space < 0 ? text.length : space;
-    for (const term of analyze(text.slice(start, end))) terms.push(term);
-    start = end;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  await analyzeInSlices(text, (slice) => {
+    for (const term of slice) terms.push(term);
+  });
   return terms;
 }
-const SLICE = 65_536;
 
 /**
  * Postings built anew from the stored text, pages and snippets of every indexed document (or of

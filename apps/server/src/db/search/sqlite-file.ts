@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { whenUnlocked } from '../sqlite-busy.ts';
-import { analyze, type QueryTerm, type TextTerms, textTerms } from './analyzer.ts';
+import { ANALYZED_ONCE_CHARS, analyze, analyzedText, type QueryTerm, type TextTerms, textTerms } from './analyzer.ts';
 
 /**
  * SQLite search files: one per collection, in a folder beside the main database file and derived
@@ -85,7 +85,7 @@ export interface SearchWriter {
 interface CollectionWriter {
   connection: SQLite.Database;
   /** These documents' rows of this collection, analyzed (before any lock is taken). */
-  analyze(documents: string): AnalyzedRows;
+  analyze(documents: string): Promise<AnalyzedRows>;
   write(documents: string, analyzed: AnalyzedRows, lastDeletion: number): void;
 }
 type AnalyzedRows = [number, string][][];
@@ -138,7 +138,7 @@ export function openSearchWriter(sqlitePath: string): SearchWriter {
         const writer = await writerOf(collection);
         // Analyzed before the write lock is taken: the other ingestion thread writes meanwhile,
         // and a busy retry does not analyze again.
-        const analyzed = writer.analyze(documents);
+        const analyzed = await writer.analyze(documents);
         await whenUnlocked(() => writer.write(documents, analyzed, last));
       }
       // Applied deletions are dropped afterwards; after a crash in between they apply again, harmlessly.
@@ -191,27 +191,42 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string): P
     (granularity) =>
       [
         // Documents of the batch in other collections are theirs to index.
-        connection.prepare<[string], SourceRow>(`${sources[granularity](ids)} and ${seqColumn[granularity].split('.')[0]}.collection_id = '${collectionId}' order by rowid`),
+        connection.prepare<[string, number], SourceRow>(
+          `${sources[granularity](ids)} and ${seqColumn[granularity].split('.')[0]}.collection_id = '${collectionId}' and ${seqColumn[granularity]} > ? order by rowid limit 256`,
+        ),
         connection.prepare(`insert into main.${ftsTable(granularity)} (rowid, content) values (?, ?)`),
       ] as const,
   );
   // The write lock is taken by a plain row update first, so a busy file refuses the transaction
   // before any indexing work. Not `begin immediate`: that would lock the main file too.
   const takeLock = connection.prepare('update index_writes set writes = writes + 1');
-  // A document's text is analyzed once: its pages and snippets are slices of it (analyzer.ts).
-  const analyzeRows = (documents: string): AnalyzedRows => {
+  // Rows a page at a time. A document's text is analyzed once and its pages and snippets are
+  // slices of it (analyzer.ts); a text past ANALYZED_ONCE_CHARS is analyzed alone, in slices
+  // (analyzedText): a 60 MB document's rows read and analyzed at once took the thread past 3 GB.
+  const analyzeRows = async (documents: string): Promise<AnalyzedRows> => {
     const texts = new Map<string, TextTerms>();
-    return rowsOf.map(([rows], i) =>
-      rows.all(documents).map((row): [number, string] => {
-        if (GRANULARITIES[i] === 'documents') {
-          const terms = textTerms(row.text);
-          texts.set(row.document, terms);
-          return [row.rowid, terms.all().join(' ')];
-        }
-        const text = texts.get(row.document);
-        return [row.rowid, (text ? text.slice(row.start, row.text) : analyze(row.text)).join(' ')];
-      }),
-    );
+    const termsOf = async (granularity: Granularity, row: SourceRow): Promise<string> => {
+      if (row.text.length > ANALYZED_ONCE_CHARS) return analyzedText(row.text);
+      if (granularity === 'documents') {
+        const terms = textTerms(row.text);
+        texts.set(row.document, terms);
+        return terms.all().join(' ');
+      }
+      const text = texts.get(row.document);
+      return (text ? text.slice(row.start, row.text) : analyze(row.text)).join(' ');
+    };
+    const analyzed: AnalyzedRows = [];
+    for (const [i, [rows]] of rowsOf.entries()) {
+      const granularity: [number, string][] = [];
+      for (let after = 0; ; ) {
+        const page = rows.all(documents, after);
+        if (page.length === 0) break;
+        for (const row of page) granularity.push([row.rowid, await termsOf(GRANULARITIES[i]!, row)]);
+        after = page.at(-1)!.rowid;
+      }
+      analyzed.push(granularity);
+    }
+    return analyzed;
   };
   const write = connection.transaction((documents: string, analyzed: AnalyzedRows, last: number) => {
     takeLock.run();

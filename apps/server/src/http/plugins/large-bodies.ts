@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { collectGarbage } from '../../memory.ts';
 
 /** A request body from this size on counts as large. */
 const LARGE_BODY_BYTES = 8 * 1024 * 1024;
@@ -18,8 +19,10 @@ export function limitLargeBodies(app: FastifyInstance): void {
   const release = (request: FastifyRequest) => {
     if (!holders.delete(request)) return;
     const next = waiting.shift();
-    if (next) next();
-    else free++;
+    if (next) return next();
+    free++;
+    // The last large body answered: its hundreds of MB of garbage go now, not at the next busy spell.
+    if (free === LARGE_BODIES_AT_ONCE) collectGarbage();
   };
   app.addHook('preParsing', async (request, _reply, payload) => {
     if (Number(request.headers['content-length'] ?? 0) < LARGE_BODY_BYTES) return payload;
