@@ -93,7 +93,15 @@ export async function startSift(options: {
 
   const monitor = startMonitor(child.pid!, options.dialect === 'sqlite' ? dataDir : null, databaseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-  const post = <T>(path: string, body: unknown, key: string | null) =>
+  // A keep-alive socket the server closes (idle longer than its keep-alive timeout: 72 s, e.g.
+  // during a long ingestion on PostgreSQL) just as a request reuses it fails with ECONNRESET;
+  // such a request is sent again once, on a new socket (Node's documented remedy).
+  const post = <T>(path: string, body: unknown, key: string | null): Promise<T> =>
+    postOnce<T>(path, body, key).catch((error: Error & { code?: string; reusedSocket?: boolean }) => {
+      if (error.code === 'ECONNRESET' && error.reusedSocket) return postOnce<T>(path, body, key);
+      throw error;
+    });
+  const postOnce = <T>(path: string, body: unknown, key: string | null) =>
     new Promise<T>((resolve, reject) => {
       const payload = JSON.stringify(body);
       const request = http.request(
@@ -113,7 +121,7 @@ export async function startSift(options: {
           });
         },
       );
-      request.on('error', reject);
+      request.on('error', (error) => reject(Object.assign(error, { reusedSocket: request.reusedSocket })));
       request.end(payload);
     });
 
