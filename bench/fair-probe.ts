@@ -12,7 +12,7 @@ import autocannon from 'autocannon';
 import { generateCorpus, generateQueries } from './support/corpus.ts';
 import { ingest } from './support/ingest.ts';
 import { dialectFromArguments, startSift } from './support/sift.ts';
-import { progress, sleep } from './support/stats.ts';
+import { progress } from './support/stats.ts';
 
 const dialect = dialectFromArguments();
 const profDir = process.env.PROF_DIR;
