@@ -8,6 +8,7 @@ export default defineConfig({
           name: 'server',
           root: './apps/server',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          globalSetup: ['./test/postgres-schemas.setup.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

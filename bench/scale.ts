@@ -9,8 +9,8 @@ import { openDatabase } from '../apps/server/src/db/database.ts';
 import type { Database } from '../apps/server/src/db/schema.ts';
 import { bootstrap } from '../apps/server/src/domain/bootstrap.ts';
 import { type SiftProcess, startServer, startWorker } from '../apps/server/test/cluster.ts';
-import { freshPostgresSchema } from '../apps/server/test/postgres-schema.ts';
 import { random } from './random.ts';
+import { freshSchema } from './support/sift.ts';
 
 /**
  * `npm run bench -- scale`: Sift past one machine, on PostgreSQL (raw files in PostgreSQL too).
@@ -73,7 +73,7 @@ interface Setup {
 }
 
 async function setUp(): Promise<Setup> {
-  const schema = await freshPostgresSchema(baseUrl);
+  const schema = await freshSchema(baseUrl);
   const env = { DATABASE_URL: schema.url, SIFT_SECRET: SECRET };
   const server = await startServer(env);
   const dataDir = mkdtempSync(join(tmpdir(), 'sift-bench-scale-'));

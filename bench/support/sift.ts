@@ -165,8 +165,7 @@ async function waitForServer(url: string, child: ChildProcess): Promise<void> {
 }
 
 /** A fresh schema in the benchmark's PostgreSQL database, and a URL whose search_path is it. */
-async function freshSchema(): Promise<{ url: string; drop(): Promise<void> }> {
-  const baseUrl = process.env.SIFT_BENCH_POSTGRES || DEFAULT_POSTGRES;
+export async function freshSchema(baseUrl = process.env.SIFT_BENCH_POSTGRES || DEFAULT_POSTGRES): Promise<{ url: string; drop(): Promise<void> }> {
   const schema = `sift_bench_${randomBytes(6).toString('hex')}`;
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: baseUrl });

@@ -59,7 +59,6 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
     async close() {
       await app.close();
       await database.destroy();
-      await postgres?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

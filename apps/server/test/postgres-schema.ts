@@ -3,10 +3,11 @@ import pg from 'pg';
 
 /**
  * A fresh, empty schema in the PostgreSQL database of TEST_POSTGRES_URL, and a connection string
- * whose `search_path` points at it: every harness gets its own tables, dropped at close.
+ * whose `search_path` points at it: every harness gets its own tables. The run's schemas are
+ * dropped together when it ends (postgres-schemas.setup.ts).
  */
-export async function freshPostgresSchema(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const schema = `sift_test_${randomBytes(6).toString('hex')}`;
+export async function freshPostgresSchema(baseUrl: string): Promise<{ url: string }> {
+  const schema = `sift_test_${process.env.SIFT_TEST_RUN ?? 'adhoc'}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
   try {
@@ -16,16 +17,5 @@ export async function freshPostgresSchema(baseUrl: string): Promise<{ url: strin
   }
   const url = new URL(baseUrl);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: baseUrl });
-      await client.connect();
-      try {
-        await client.query(`drop schema if exists ${schema} cascade`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
+  return { url: url.toString() };
 }

@@ -61,7 +61,6 @@ async function startCluster(storage: 's3' | 'postgres') {
     async stop() {
       await Promise.all([a.stop(), b.stop(), this.worker.stop()]);
       await database.destroy();
-      await schema.drop();
       await s3?.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -59,7 +59,10 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
   let busy = 0;
   let wake: (() => void) | null = null;
   const sleepers = new Set<() => void>();
-  const idleWaiters = new Set<() => void>();
+  // Each waiter with the number of claims begun when it came: only a claim begun after it finds
+  // the queue as it is now (a claim already running may have missed a document just queued).
+  const idleWaiters = new Map<() => void, number>();
+  let claimsBegun = 0;
   const nap = (ms: number) =>
     new Promise<void>((resolve) => {
       const done = () => {
@@ -81,6 +84,7 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
   const loop = async () => {
     while (!stopped) {
       let jobs: ClaimedDocument[];
+      const claimNumber = ++claimsBegun;
       try {
         jobs = await claim(database, owner, rules);
       } catch (error) {
@@ -91,7 +95,7 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
       }
       if (jobs.length === 0) {
         await index.applyDeletions().catch((error) => options.log?.error({ err: error }, 'ingest: applying search deletions failed'));
-        if (busy === 0) [...idleWaiters].forEach((resolve) => resolve());
+        if (busy === 0) for (const [resolve, since] of [...idleWaiters]) if (claimNumber > since) resolve();
         await nap(idlePollMs);
         continue;
       }
@@ -381,10 +385,10 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
     },
     idle: () =>
       new Promise<void>((resolve) => {
-        idleWaiters.add(function done() {
+        idleWaiters.set(function done() {
           idleWaiters.delete(done);
           resolve();
-        });
+        }, claimsBegun);
         wake?.();
       }),
   };

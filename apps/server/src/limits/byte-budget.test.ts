@@ -47,7 +47,6 @@ async function openDatabaseFor(kind: 'sqlite' | 'postgres'): Promise<Database> {
     return database;
   }
   const schema = await freshPostgresSchema(process.env.TEST_POSTGRES_URL!);
-  cleanups.push(() => schema.drop());
   const database = await openDatabase({ dataDir, databaseUrl: schema.url });
   cleanups.push(() => database.destroy());
   return database;
