@@ -19,7 +19,7 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 export function banner(): void {
   console.log(`Code: ${MEASURED}, report printed ${new Date().toISOString()}.`);
   console.log(
-    `Figures from a shared, busy machine (${availableParallelism()} cores shared by several engineers, load average ${loadavg()[0]!.toFixed(2)} now): compare ratios taken in one run rather than absolute numbers across runs.`,
+    `Machine: ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)} at the start (anything else running shows there): compare ratios taken in one run rather than absolute numbers across runs.`,
   );
 }
 
