@@ -183,21 +183,31 @@ async function largeUploads(sift: Sift): Promise<LargeFigures> {
   const started = performance.now();
   const uploadFailures: string[] = [];
   let checking = true;
-  // Meanwhile: are the overwritten documents' previous versions still found?
+  // Meanwhile: are the overwritten documents' previous versions still found while their new
+  // versions are processed? A search counts only when the document was not yet indexed again
+  // both before and after it (once it is, its previous version's word is rightly gone).
   const checks = (async () => {
-    let rounds = 0;
+    let searched = 0;
     let found = 0;
+    const replaced = async (i: number) =>
+      (
+        await sift
+          .post<{ document: { index_status: string } }>('/documents/get-document-info', { collection_name: 'large', path: `large/${i}.txt` }, key)
+          .catch(() => ({ document: { index_status: 'unknown' } }))
+      ).document.index_status === 'indexed';
     while (checking) {
       for (let i = 0; i < 4; i++) {
+        if (await replaced(i)) continue;
         const hits = await sift
           .post<{ results: { path: string }[] }>('/queries/top-documents', { collection_name: 'large', query: marker(i), k: 1 }, key)
           .catch(() => ({ results: [] }));
+        if (await replaced(i)) continue;
+        searched++;
         if (hits.results.length > 0) found++;
       }
-      rounds++;
       await sleep(2000);
     }
-    return `${found} of ${rounds * 4} searches for a replaced version's own word found it`;
+    return `${found} of ${searched} searches for a replaced version's own word, made while its new version was processed, found it`;
   })();
   await Promise.all(
     documents.map((document) =>
