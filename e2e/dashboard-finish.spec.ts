@@ -89,9 +89,11 @@ test('a collection and a permission are chosen with the keyboard alone', async (
   await page.keyboard.press('Enter');
   await expect(picker).toHaveText('bravo');
   await expect(search.getByText('Press enter to begin searching')).toBeVisible();
-  // Arrow keys move on from the chosen collection.
+  // Arrow keys open the picker on the chosen collection and move on from it.
   await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('option', { name: 'bravo' })).toBeFocused();
   await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('option', { name: 'charlie' })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(picker).toHaveText('charlie');
 
