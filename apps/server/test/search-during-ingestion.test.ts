@@ -1,7 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { bootstrap } from '../src/domain/bootstrap.ts';
+import { type SiftProcess, startServer } from './cluster.ts';
 import { type Harness, startHarness } from './harness.ts';
 
 /**
@@ -9,35 +8,19 @@ import { type Harness, startHarness } from './harness.ts';
  * while a client keeps searching another collection: every search answers, with its results,
  * while the document is parsed and indexed.
  */
-const root = fileURLToPath(new URL('../../../', import.meta.url));
 let h: Harness;
-let server: ChildProcess | null = null;
+let server: SiftProcess | null = null;
 let base = '';
 let apiKey = '';
 beforeAll(async () => {
   h = await startHarness();
   ({ apiKey } = await bootstrap(h.database, h.keyring, { email: 'load@example.com', name: 'Load', organizationName: 'Load' }));
-  const port = 21_000 + Math.floor(Math.random() * 20_000);
-  base = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: root,
-    env: { ...process.env, SIFT_DATA_DIR: h.config.dataDir, SIFT_SECRET: h.config.secret, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', DATABASE_URL: h.config.databaseUrl ?? '' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let i = 0; i < 300; i++) {
-    try {
-      await fetch(`${base}/openapi.json`);
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  // The server shares the harness's data folder or database, where the key was made; it ingests itself.
+  server = await startServer({ SIFT_DATA_DIR: h.config.dataDir, SIFT_SECRET: h.config.secret, SIFT_INGEST_WORKERS: '1', LOG_LEVEL: 'error', DATABASE_URL: h.config.databaseUrl ?? '' });
+  base = server.url;
 });
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server!.once('exit', resolve));
-  }
+  await server?.stop();
   await h.close();
 });
 
