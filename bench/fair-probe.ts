@@ -65,9 +65,17 @@ async function load(seconds: number, until?: Promise<unknown>) {
   console.log(`rps ${(result.requests.total / result.duration).toFixed(0)} p50 ${result.latency.p50} p99 ${result.latency.p99} max ${result.latency.max} >2s ${slow.length} non2xx ${result.non2xx} errors ${result.errors}`);
   if (slow.length) console.log(`slow at s: ${slow.slice(0, 60).join(' ')}`);
 }
+function threadCpu(label: string, before: Map<string, number>, ownBefore: NodeJS.CpuUsage): void {
+  const after = threads();
+  const own = process.cpuUsage(ownBefore);
+  const spent = [...after].map(([k, v]) => [k, v - (before.get(k) ?? 0)] as const).filter(([, v]) => v > 0.3);
+  console.log(`thread CPU s ${label}: ${spent.map(([k, v]) => `${k}=${v.toFixed(1)}`).join(' ')}; this process (autocannon) ${((own.user + own.system) / 1e6).toFixed(1)}`);
+}
 if (!process.env.NO_IDLE) {
   progress('idle search');
+  const [before, own] = [threads(), process.cpuUsage()];
   await load(Number(process.env.IDLE_S ?? 10));
+  threadCpu('idle', before, own);
 }
 function threads(): Map<string, number> {
   const out = new Map<string, number>();
@@ -83,11 +91,11 @@ function threads(): Map<string, number> {
 }
 if (process.env.ONLY_IDLE) { await sift.stop(); process.exit(0); }
 const before = threads();
+const ownBefore = process.cpuUsage();
 progress('busy');
 const ingesting = ingest(client, 'ingest-busy', busyBatch);
 await load(600, ingesting);
 const busy = await ingesting;
-const after = threads();
-console.log('thread CPU s during busy: ' + [...after].map(([k, v]) => [k, v - (before.get(k) ?? 0)] as const).filter(([, v]) => v > 0.3).map(([k, v]) => `${k}=${v.toFixed(1)}`).join(' '));
+threadCpu('busy', before, ownBefore);
 console.log(`busy ingest ${busy.documentsPerSecond.toFixed(1)} docs/s uploads ${busy.uploadSeconds.toFixed(1)} s total ${busy.seconds.toFixed(1)} s = ${((busy.documentsPerSecond / idleIngest.documentsPerSecond) * 100).toFixed(0)}% of idle`);
 await sift.stop();

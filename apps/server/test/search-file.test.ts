@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { existsSync } from 'node:fs';
 import { ensureSearchFiles, ftsTable, GRANULARITIES, searchFilePath } from '../src/db/search/sqlite-file.ts';
+import { searchIndex } from '../src/db/search/index.ts';
 import { startIngestWorkers } from '../src/ingest/worker.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
@@ -43,6 +44,33 @@ describe.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the SQLite search
     const { n } = connection.prepare('select count(*) as n from search_deletions').get() as { n: number };
     connection.close();
     return n;
+  };
+
+  /**
+   * A collection's search file ranks a match as one rebuilt from a copy of the main file alone
+   * does (what a data folder looks like once its search files are lost), in every granularity.
+   */
+  const expectRankedAsRebuilt = async (id: string, match: string) => {
+    const copyDir = mkdtempSync(join(tmpdir(), 'sift-search-copy-'));
+    try {
+      const copy = join(copyDir, 'sift.db');
+      const source = new SQLite(h.database.sqlitePath!, { readonly: true });
+      source.exec(`vacuum into '${copy}'`);
+      source.close();
+      ensureSearchFiles(copy);
+      const original = new SQLite(searchFilePath(h.database.sqlitePath!, id), { readonly: true });
+      const rebuilt = new SQLite(searchFilePath(copy, id), { readonly: true });
+      for (const granularity of GRANULARITIES) {
+        const table = ftsTable(granularity);
+        const ranked = (connection: SQLite.Database) => connection.prepare(`select rowid, rank from ${table} where ${table} match '${match}' order by rank, rowid`).all();
+        expect(ranked(rebuilt).length).toBeGreaterThan(0);
+        expect(ranked(rebuilt)).toEqual(ranked(original));
+      }
+      original.close();
+      rebuilt.close();
+    } finally {
+      rmSync(copyDir, { recursive: true, force: true });
+    }
   };
 
   test('a deleted document leaves search at once; ingestion then removes its index rows', async () => {
@@ -89,30 +117,28 @@ describe.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the SQLite search
 
   test('a missing search file is rebuilt from the indexed documents, ranking as before', async () => {
     await f.workers.idle(); // pending deletions applied: the original's statistics count live rows only
-    const copyDir = mkdtempSync(join(tmpdir(), 'sift-search-copy-'));
-    try {
-      // A copy of the main file alone: what a data folder looks like once its search files are lost.
-      const copy = join(copyDir, 'sift.db');
-      const source = new SQLite(h.database.sqlitePath!, { readonly: true });
-      source.exec(`vacuum into '${copy}'`);
-      source.close();
-      const id = await collectionId('files');
-      ensureSearchFiles(copy);
+    await expectRankedAsRebuilt(await collectionId('files'), '"otter" OR "fish" OR "seal" OR "gull"');
+  });
 
-      const original = new SQLite(searchFilePath(h.database.sqlitePath!, id), { readonly: true });
-      const rebuilt = new SQLite(searchFilePath(copy, id), { readonly: true });
-      for (const granularity of GRANULARITIES) {
-        const table = ftsTable(granularity);
-        const ranked = (connection: SQLite.Database) =>
-          connection.prepare(`select rowid, rank from ${table} where ${table} match '"otter" OR "fish" OR "seal" OR "gull"' order by rank, rowid`).all();
-        expect(ranked(rebuilt).length).toBeGreaterThan(0);
-        expect(ranked(rebuilt)).toEqual(ranked(original));
-      }
-      original.close();
-      rebuilt.close();
-    } finally {
-      rmSync(copyDir, { recursive: true, force: true });
+  test('idle ingestion merges the segments that writes left, one per table, ranking as a rebuilt index does', async () => {
+    await f.workers.stop();
+    expect((await h.call('/v1/collections/add-collection', { collection_name: 'segments' }, f.keyA)).status).toBe(201);
+    // Enough distinct terms a write that FTS5 does not merge its segments at once on its own.
+    const words = (i: number) => Array.from({ length: 3000 }, (_, j) => `w${(i * 7919 + j * 104729) % 20011}`).join(' ');
+    for (let i = 0; i < 6; i++) {
+      const text = `Seals ${i} haul out on rocks. ${words(i)}\n\nGulls and seals share the shore ${i} times a day.`;
+      await h.call('/v1/documents/add-document', { collection_name: 'segments', path: `seal-${i}.txt`, content: { type: 'text', text } }, f.keyA);
     }
+    // One document a batch: a write, and a segment in each table, per document, as a stream of uploads leaves.
+    f.workers = await startIngestWorkers({ database: h.database, files: h.files, concurrency: 1, idlePollMs: 50, leases: { batchSize: 1 } });
+    await f.workers.idle();
+    const id = await collectionId('segments');
+    const file = new SQLite(searchFilePath(h.database.sqlitePath!, id), { readonly: true });
+    const segments = () => GRANULARITIES.map((granularity) => (file.prepare(`select count(distinct segid) as n from ${ftsTable(granularity)}_idx`).get() as { n: number }).n);
+    await expect.poll(segments).toEqual([1, 1, 1, 1]);
+    expect(await searchIndex(h.database).mergeStep()).toBe(false);
+    file.close();
+    await expectRankedAsRebuilt(id, '"seal" OR "gull" OR "3"');
   });
 
   test("a collection's search file comes with it and goes with it", async () => {

@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { analyze } from '../src/db/search/analyzer.ts';
 import { searchIndex } from '../src/db/search/index.ts';
-import { rebuildPostgresIndex } from '../src/db/search/postgres.ts';
+import { deleteCollectionsOf } from '../src/domain/collections.ts';
+import { indexPostgresDocuments, rebuildPostgresIndex } from '../src/db/search/postgres.ts';
 import { existsSync, rmSync } from 'node:fs';
 import { ensureSearchFiles, searchFilePath } from '../src/db/search/sqlite-file.ts';
 import { type Harness, startHarness } from './harness.ts';
@@ -59,11 +60,23 @@ async function collectionId(h: Harness, organizationId: string, name: string): P
 async function indexRows(h: Harness, id: string): Promise<number> {
   if (h.database.dialect === 'postgres') {
     const { rows } = await sql<{ n: number }>`
-      select (select count(*) from search_postings where collection_id = ${id}) + (select count(*) from search_rows where collection_id = ${id})
-           + (select count(*) from search_stats where collection_id = ${id}) as n`.execute(h.database.db);
-    return Number(rows[0]!.n);
+      select (select count(*) from search_postings where collection_key = (select key from search_collections where collection_id = ${id}))
+           + (select count(*) from search_rows where collection_id = ${id}) + (select count(*) from search_stats where collection_id = ${id}) as n`.execute(h.database.db);
+    return Number(rows[0]!.n) + (await orphanRows(h));
   }
   return existsSync(searchFilePath(h.database.sqlitePath!, id)) ? 1 : 0;
+}
+
+/**
+ * PostgreSQL: postings and rows whose document is gone. They have no foreign key: a trigger on
+ * documents deletes them with their document (migration 011), cascades included.
+ */
+async function orphanRows(h: Harness): Promise<number> {
+  if (h.database.dialect !== 'postgres') return 0;
+  const { rows } = await sql<{ n: number }>`
+    select (select count(*) from search_postings p where not exists (select 1 from documents d where d.seq = p.document_seq))
+         + (select count(*) from search_rows r where not exists (select 1 from documents d where d.seq = r.document_seq)) as n`.execute(h.database.db);
+  return Number(rows[0]!.n);
 }
 
 describe('one index per collection', () => {
@@ -104,6 +117,26 @@ describe('one index per collection', () => {
     expect(results.every((hit) => hit.score > 0 && hit.score < 1)).toBe(true);
   });
 
+  test('rows tied with the k-th are ordered by place whatever order they were indexed in', async () => {
+    // Indexed last path first, so the index meets the tied rows in the opposite order of their places.
+    const tied = ['tie-f', 'tie-e', 'tie-d', 'tie-c', 'tie-b', 'tie-a'].map((name) => ({ path: `${name}.txt`, pages: ['quagga okapi zebra tapir'] }));
+    await addCorpus(h, f.keyA, 'ties', [...tied, { path: 'best.txt', pages: ['quagga quagga okapi'] }]);
+    await f.workers.idle();
+    for (const [route, extra] of [
+      ['/v1/queries/top-documents', {}],
+      ['/v1/queries/top-pages', {}],
+      ['/v1/queries/top-snippets', {}],
+      ['/v1/queries/top-snippets', { precise_responses: true }],
+    ] as const) {
+      for (const k of [1, 3]) {
+        const response = await h.call(route, { collection_name: 'ties', query: 'quagga', k, ...extra }, f.keyA);
+        expect(response.status).toBe(200);
+        const results = (response.body as { results: { path: string }[] }).results;
+        expect(results.map((hit) => hit.path)).toEqual(['best.txt', 'tie-a.txt', 'tie-b.txt'].slice(0, k));
+      }
+    }
+  });
+
   test('metadata filters rank inside the collection with its own statistics', async () => {
     const filtered = await rankings(h, f.keyA, 'main', { group: 'g1' });
     const groupOne = new Set(corpus.filter((_, i) => i % 3 === 1).map((document) => document.path));
@@ -120,6 +153,7 @@ describe('one index per collection', () => {
     const gone = corpus.slice(0, 5).map((document) => document.path);
     const deleted = await h.call('/v1/documents/delete-document', { collection_name: 'main', path: gone }, f.keyA);
     expect(deleted.status).toBe(200);
+    expect(await orphanRows(h)).toBe(0);
     const after = await rankings(h, f.keyA, 'main');
     expect([...paths(after)].filter((path) => gone.includes(String(path)))).toEqual([]);
     // Once the index has dropped them, the collection ranks exactly as one that never had them.
@@ -133,7 +167,7 @@ describe('one index per collection', () => {
     const before = await rankings(h, f.keyA, 'main');
     const id = await collectionId(h, f.organizationA, 'main');
     if (h.database.dialect === 'postgres') {
-      await sql`delete from search_postings where collection_id = ${id}`.execute(h.database.db);
+      await sql`delete from search_postings where collection_key = (select key from search_collections where collection_id = ${id})`.execute(h.database.db);
       await sql`delete from search_rows where collection_id = ${id}`.execute(h.database.db);
       expect(Object.values(await rankings(h, f.keyA, 'main')).flat()).toEqual([]);
       await rebuildPostgresIndex(h.database.db, id);
@@ -154,6 +188,30 @@ describe('one index per collection', () => {
     await h.call('/v1/collections/add-collection', { collection_name: 'never' }, f.keyA);
     expect(Object.values(await rankings(h, f.keyA, 'never')).flat()).toEqual([]);
   }, 60_000);
+
+  test("deleting an organization removes its collections' indexes", async () => {
+    const id = await collectionId(h, f.organizationB, 'main');
+    expect(await indexRows(h, id)).toBeGreaterThan(0);
+    // What deleting an organization does: its collections go in one statement, their rows cascading.
+    await deleteCollectionsOf(h.database, h.files, f.organizationB);
+    await h.database.db.deleteFrom('organizations').where('id', '=', f.organizationB).execute();
+    expect(await indexRows(h, id)).toBe(0);
+  });
+
+  test.runIf(process.env.SIFT_TEST_DIALECT === 'postgres')('a document deleted while it is being indexed leaves no postings behind', async () => {
+    const { db } = h.database;
+    const document = await db.selectFrom('documents').select('id').where('index_status', '=', 'indexed').executeTakeFirstOrThrow();
+    // The indexing transaction holds its documents: the deletion waits for it, then takes what it wrote.
+    const deletion = await db.transaction().execute(async (trx) => {
+      await indexPostgresDocuments(trx, [document.id]);
+      const deleting = db.deleteFrom('documents').where('id', '=', document.id).execute();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return { deleting };
+    });
+    await deletion.deleting;
+    expect(await db.selectFrom('documents').select('id').where('id', '=', document.id).executeTakeFirst()).toBeUndefined();
+    expect(await orphanRows(h)).toBe(0);
+  });
 });
 
 /** Needs both databases at once: runs in the PostgreSQL pass of `npm test`. */

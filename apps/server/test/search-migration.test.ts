@@ -56,7 +56,9 @@ async function rankings(database: Database) {
 async function backToMigration006(database: Database) {
   const { db } = database;
   if (database.dialect === 'postgres') {
-    for (const table of ['search_stats', 'search_postings', 'search_rows']) await sql.raw(`drop table ${table}`).execute(db);
+    await sql`drop trigger search_documents_removed on documents`.execute(db);
+    await sql`drop function search_documents_removed`.execute(db);
+    for (const table of ['search_stats', 'search_postings', 'search_rows', 'search_collections']) await sql.raw(`drop table ${table}`).execute(db);
     await sql`drop function search_rows_added`.execute(db);
     await sql`drop function search_rows_removed`.execute(db);
     await sql`alter table documents add column text_tsv tsvector generated always as (to_tsvector('english', left(coalesce(text, ''), 500000))) stored`.execute(db);
@@ -74,7 +76,7 @@ async function backToMigration006(database: Database) {
     }
     old.close();
   }
-  await sql`delete from kysely_migration where name = '007_collection_index'`.execute(db);
+  await sql`delete from kysely_migration where name in ('007_collection_index', '011_compact_postings')`.execute(db);
 }
 
 test('an index of migration 006 moves to one index per collection on start, every document found as before', async () => {

@@ -1,5 +1,4 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
-import { rebuildPostgresIndex } from '../search/postgres.ts';
 
 /**
  * One index per collection, over the terms of one analyzer (db/search/analyzer.ts), ranked by the
@@ -13,8 +12,9 @@ import { rebuildPostgresIndex } from '../search/postgres.ts';
  *
  * PostgreSQL: the tsvector columns and their GIN indexes give way to postings of analyzed terms
  * per (collection, granularity, term, row), the row lengths, and per-collection statistics kept
- * as deltas (db/search/postgres.ts); every indexed document's postings are built here from its
- * stored text, pages and snippets, in this migration's transaction.
+ * as deltas (db/search/postgres.ts). Every indexed document's postings are built from its stored
+ * text, pages and snippets by migration 011, in the layout the indexing code writes now (this
+ * migration ran that code when it had this layout; it no longer has).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) return postgresUp(db);
@@ -94,9 +94,6 @@ async function postgresUp(db: Kysely<unknown>): Promise<void> {
     end $$`.execute(db);
   await sql`create trigger search_rows_added after insert on search_rows referencing new table as added for each statement execute function search_rows_added()`.execute(db);
   await sql`create trigger search_rows_removed after delete on search_rows referencing old table as removed for each statement execute function search_rows_removed()`.execute(db);
-
-  // Every indexed document of an existing database.
-  await rebuildPostgresIndex(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

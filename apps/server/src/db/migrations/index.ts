@@ -8,6 +8,7 @@ import * as searchFile from './006_search_file.ts';
 import * as collectionIndex from './007_collection_index.ts';
 import * as scaleOut from './009_scale_out.ts';
 import * as providerApi from './010_provider_api.ts';
+import * as compactPostings from './011_compact_postings.ts';
 
 /**
  * Migrations by name; Kysely runs them in name order. Each area adds its own file here
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '007_collection_index': collectionIndex,
   '009_scale_out': scaleOut,
   '010_provider_api': providerApi,
+  '011_compact_postings': compactPostings,
 };

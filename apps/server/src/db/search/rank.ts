@@ -1,3 +1,4 @@
+import { type RawBuilder, sql } from 'kysely';
 import { bm25Score, queryTermCounts } from './analyzer.ts';
 import type { SearchRequest, WeightedTerm } from './types.ts';
 
@@ -9,6 +10,23 @@ import type { SearchRequest, WeightedTerm } from './types.ts';
  * weight mapped onto 0..1, so equal ranks show equal scores.
  */
 export const RANK_SLACK = 32;
+
+/**
+ * Relative distance from the k-th weight within which a row may still round to it (12 significant
+ * digits, rankHits): a search joins to their rows and content only the rows ranked at least this
+ * close to the k-th, those that can be among the k best, instead of all k + RANK_SLACK.
+ */
+const TIE_TOLERANCE = 1e-9;
+
+/**
+ * That rule in SQL, the same on both backends: `t`, the best rows of a search (a `weight` column,
+ * best first, k + RANK_SLACK of them) and `kth`, the k-th weight, for a query that joins to their
+ * rows only those `where ${canBeAmongK}` (fine snippets at 10 MB on SQLite: 182 us a query with
+ * every row joined, 133 with only these).
+ */
+export const withBestRows = (k: number, best: RawBuilder<unknown>): RawBuilder<unknown> =>
+  sql`with t as materialized (${best}), kth as (select weight from t order by weight desc limit 1 offset ${Math.max(0, k - 1)})`;
+export const canBeAmongK = sql`t.weight >= coalesce((select weight - abs(weight) * cast(${TIE_TOLERANCE} as float8) from kth), t.weight)`;
 
 export function rankHits<Hit extends { weight: number }>(hits: Hit[], k: number, place: (hit: Hit) => (string | number)[]): (Omit<Hit, 'weight'> & { score: number })[] {
   const keyed = hits.map((hit) => ({ hit, weight: Number(hit.weight.toPrecision(12)), place: place(hit) }));

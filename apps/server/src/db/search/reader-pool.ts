@@ -61,10 +61,10 @@ const reader = (file) => {
   if (open.size > OPEN_FILES) close(open.keys().next().value);
   return opened;
 };
-parentPort.on('message', ({ id, file, text, parameters, setup }) => {
+const answer = ({ id, file, text, parameters, setup }) => {
   try {
     const collection = reader(file);
-    if (!collection) return parentPort.postMessage({ id, rows: [] });
+    if (!collection) return { id, rows: [] };
     if (setup && !collection.setups.has(setup)) {
       collection.connection.exec(setup);
       collection.setups.add(setup);
@@ -76,16 +76,25 @@ parentPort.on('message', ({ id, file, text, parameters, setup }) => {
       statement = collection.connection.prepare(text);
       collection.statements.set(text, statement);
     }
-    parentPort.postMessage({ id, rows: statement.all(...parameters) });
+    return { id, rows: statement.all(...parameters) };
   } catch (error) {
-    parentPort.postMessage({ id, error: { message: String(error && error.message), code: error && error.code } });
+    return { id, error: { message: String(error && error.message), code: error && error.code } };
   }
-});
+};
+parentPort.on('message', (queries) => parentPort.postMessage(queries.map(answer)));
 `;
 
 interface Pending {
   resolve(rows: unknown[]): void;
   reject(error: Error): void;
+}
+
+interface Query {
+  id: number;
+  file: string;
+  text: string;
+  parameters: readonly unknown[];
+  setup?: string;
 }
 
 export function openReaderPool(options: { databasePath: string; threads: number }): ReaderPool {
@@ -96,20 +105,44 @@ export function openReaderPool(options: { databasePath: string; threads: number 
     // Idle readers do not keep the process alive.
     worker.unref();
     const pending = new Map<number, Pending>();
-    worker.on('message', (message: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
-      const waiting = pending.get(message.id);
-      if (!waiting) return;
-      pending.delete(message.id);
-      // Rebuilt as the driver's own error, so callers tell its codes apart as on the HTTP thread.
-      if (message.error) waiting.reject(new SQLite.SqliteError(message.error.message, message.error.code ?? 'SQLITE_ERROR'));
-      else waiting.resolve(message.rows ?? []);
+    worker.on('message', (answers: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }[]) => {
+      for (const answer of answers) {
+        const waiting = pending.get(answer.id);
+        if (!waiting) continue;
+        pending.delete(answer.id);
+        // Rebuilt as the driver's own error, so callers tell its codes apart as on the HTTP thread.
+        if (answer.error) waiting.reject(new SQLite.SqliteError(answer.error.message, answer.error.code ?? 'SQLITE_ERROR'));
+        else waiting.resolve(answer.rows ?? []);
+      }
     });
     worker.on('error', (error) => {
       for (const waiting of pending.values()) waiting.reject(error);
       pending.clear();
     });
-    return { worker, pending };
+    return { worker, pending, outbox: [] as Query[] };
   });
+
+  // The queries of one event-loop turn go to each thread in one message, answered in one: a
+  // message costs a wake-up on each side, more than a query's rows cost to copy (fine snippets
+  // at 50 connections: 79 us of the HTTP thread per message sent).
+  let flushing = false;
+  const flush = () => {
+    flushing = false;
+    for (const thread of threads) {
+      if (thread.outbox.length === 0) continue;
+      const queries = thread.outbox;
+      thread.outbox = [];
+      try {
+        thread.worker.postMessage(queries);
+      } catch (error) {
+        // A parameter that cannot be copied to the thread fails these queries, not the process.
+        for (const { id } of queries) {
+          thread.pending.get(id)?.reject(error as Error);
+          thread.pending.delete(id);
+        }
+      }
+    }
+  };
 
   return {
     all<Row>(searchFile: string, text: string, parameters: readonly unknown[], setup?: string) {
@@ -117,7 +150,11 @@ export function openReaderPool(options: { databasePath: string; threads: number 
       const id = nextId++;
       return new Promise<Row[]>((resolve, reject) => {
         thread.pending.set(id, { resolve: resolve as (rows: unknown[]) => void, reject });
-        thread.worker.postMessage({ id, file: searchFile, text, parameters, setup });
+        thread.outbox.push({ id, file: searchFile, text, parameters, setup });
+        if (!flushing) {
+          flushing = true;
+          setImmediate(flush);
+        }
       });
     },
     async close() {

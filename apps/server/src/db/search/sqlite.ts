@@ -4,7 +4,7 @@ import { beforeDestroy } from '../database.ts';
 import type { Database } from '../schema.ts';
 import { BM25_B, BM25_K1, type QueryTerm, queryTermCounts } from './analyzer.ts';
 import { filterCandidates, filterSql } from './filter.ts';
-import { commonBound, rankHits, RANK_SLACK, rankingTerms } from './rank.ts';
+import { canBeAmongK, commonBound, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
 import { defaultReaderThreads, openReaderPool, type ReaderPool } from './reader-pool.ts';
 import { ftsMatch, ftsTable, type Granularity, openSearchWriter, type SearchWriter, searchFilePath } from './sqlite-file.ts';
 import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
@@ -68,9 +68,14 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     }
     return run<Row>(
       request.collectionId,
-      sql`select ${columns}, -t.rank as weight from (select rowid, rank from ${fts} where ${name} match ${ftsMatch(terms)}
+      bestJoined(
+        request.k,
+        sql`select rowid, -rank as weight from ${fts} where ${name} match ${ftsMatch(terms)}
           and rowid not in (select row_id from search_deletions where collection_id = ${request.collectionId} and fts_table = ${granularity})
-          order by rank limit ${limit}) t ${join('t.rowid')} order by t.rank`,
+          order by rank limit ${limit}`,
+        join,
+        columns,
+      ),
     );
   };
 
@@ -178,9 +183,14 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     }
     return run<Row>(
       request.collectionId,
-      sql`select ${columns}, t.weight as weight from (select rowid, weight from (${summed})
+      bestJoined(
+        request.k,
+        sql`select rowid, weight from (${summed})
           where rowid not in (select row_id from search_deletions where collection_id = ${request.collectionId} and fts_table = ${granularity})
-          order by weight desc limit ${limit}) t ${join('t.rowid')} order by t.weight desc`,
+          order by weight desc limit ${limit}`,
+        join,
+        columns,
+      ),
     );
   };
 
@@ -231,7 +241,13 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     createCollection: (collectionId) => searchWriter().createCollection(collectionId),
     dropCollections: (collectionIds) => searchWriter().dropCollections(collectionIds),
     applyDeletions: () => searchWriter().index([]),
+    mergeStep: async () => (writer ? writer.mergeStep() : false),
   };
+}
+
+/** The best rows (rowid, weight) that can be among the k best (rank.ts), joined to their rows, best first. */
+function bestJoined(k: number, best: RawBuilder<unknown>, join: (rowid: string) => RawBuilder<unknown>, columns: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`${withBestRows(k, best)} select ${columns}, t.weight as weight from t ${join('t.rowid')} where ${canBeAmongK} order by t.weight desc`;
 }
 
 /** Most rows a selective filter's documents may hold for their rows alone to be ranked (see selectiveTop). */

@@ -72,4 +72,9 @@ export interface SearchIndex {
    * statistics deltas); ingestion calls it when idle, deletions right after they commit.
    */
   applyDeletions(): Promise<void>;
+  /**
+   * One bounded step of upkeep while ingestion is idle (SQLite merges the FTS5 segments of a
+   * collection written since); false when nothing is left to do.
+   */
+  mergeStep(): Promise<boolean>;
 }
