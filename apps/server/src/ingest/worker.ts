@@ -63,6 +63,10 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
   // the queue as it is now (a claim already running may have missed a document just queued).
   const idleWaiters = new Map<() => void, number>();
   let claimsBegun = 0;
+  // Claims not yet answered: stop() waits for them, or what they claim would stay leased.
+  const claimsInFlight = new Set<Promise<unknown>>();
+  // When a batch last began or ended: index upkeep waits for a quiet queue.
+  let lastWorkAt = performance.now();
   const nap = (ms: number) =>
     new Promise<void>((resolve) => {
       const done = () => {
@@ -85,21 +89,38 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
     while (!stopped) {
       let jobs: ClaimedDocument[];
       const claimNumber = ++claimsBegun;
+      const claiming = claim(database, owner, rules);
+      claimsInFlight.add(claiming);
       try {
-        jobs = await claim(database, owner, rules);
+        jobs = await claiming;
       } catch (error) {
         // A busy database is no fault: the loop naps and claims again.
         if (!isDatabaseBusy(error)) options.log?.error({ err: error }, 'ingest: claiming failed');
         await nap(BUSY_BACKOFF_MS);
         continue;
+      } finally {
+        claimsInFlight.delete(claiming);
       }
+      // Claimed while being told to stop: stop() hands these back with the rest.
+      if (stopped) break;
       if (jobs.length === 0) {
         await index.applyDeletions().catch((error) => options.log?.error({ err: error }, 'ingest: applying search deletions failed'));
         if (busy === 0) for (const [resolve, since] of [...idleWaiters]) if (claimNumber > since) resolve();
-        await nap(idlePollMs);
+        // Index upkeep once the queue has stayed empty for a whole poll, a bounded step at a time,
+        // each after the queue was found empty again: merging between the batches of a stream of
+        // uploads would rewrite a growing collection's segments again and again.
+        const quiet = performance.now() - lastWorkAt >= idlePollMs;
+        const merging =
+          quiet &&
+          (await index.mergeStep().catch((error) => {
+            if (!isDatabaseBusy(error)) options.log?.error({ err: error }, 'ingest: merging search segments failed');
+            return false;
+          }));
+        if (!merging) await nap(idlePollMs);
         continue;
       }
       busy++;
+      lastWorkAt = performance.now();
       try {
         await processBatch(jobs);
       } catch (error) {
@@ -112,6 +133,7 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
         }
       } finally {
         busy--;
+        lastWorkAt = performance.now();
         // A large document leaves hundreds of MB of garbage that an idle thread would keep.
         if (jobs.some((job) => job.size >= rules.largeBytes)) collectGarbage();
       }
@@ -378,6 +400,7 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
       const graceOver = new Promise<void>((resolve) => (timer = graceMs === undefined ? undefined : setTimeout(resolve, graceMs)));
       await Promise.race([Promise.all(loops), ...(graceMs === undefined ? [] : [graceOver])]);
       clearTimeout(timer);
+      await Promise.allSettled([...claimsInFlight]);
       // What a loop still holds goes back now, not a lease later (SIGTERM: another worker takes it).
       const held = await database.db.selectFrom('documents').select('id').where('lease_owner', '=', owner).execute();
       await release(database, owner, held.map((row) => row.id));
