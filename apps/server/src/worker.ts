@@ -4,6 +4,7 @@ import { tuneForIngestion } from './db/queue.ts';
 import { startHeartbeat } from './ingest/heartbeat.ts';
 import { keepWriteAheadLogsSmall } from './db/wal-checkpoint.ts';
 import { recoverAtStart } from './domain/document-states.ts';
+import { surviveStrayPdfJsFailures } from './ingest/stray-rejections.ts';
 import { startIngestWorkers } from './ingest/worker.ts';
 import { exposeGarbageCollector } from './memory.ts';
 import { exitWithin } from './shutdown.ts';
@@ -24,6 +25,7 @@ const log = {
   info: (message: string) => console.log(message),
   error: (object: unknown, message?: string) => console.error(message ?? 'error', object),
 };
+surviveStrayPdfJsFailures(log);
 if (database.dialect === 'sqlite') log.info('ingest: SQLite: make sure the server runs with SIFT_INGEST_WORKERS=0');
 const requeued = await recoverAtStart(database);
 if (requeued > 0) log.info(`ingest: ${requeued} interrupted document(s) back in the queue`);

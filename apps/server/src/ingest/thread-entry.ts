@@ -5,6 +5,7 @@ import { keepWriteAheadLogsSmall } from '../db/wal-checkpoint.ts';
 import { notifyDocumentsQueued, tuneForIngestion } from '../db/queue.ts';
 import { openFileStore } from '../storage/open-file-store.ts';
 import { closeOcr } from './parse.ts';
+import { surviveStrayPdfJsFailures } from './stray-rejections.ts';
 import { startIngestWorkers } from './worker.ts';
 
 /** The ingestion thread (see thread.ts): its own database handle, the usual worker loops. */
@@ -17,6 +18,7 @@ const { dataDir, databaseUrl, storage, concurrency, graceMs, checkpoints } = wor
   checkpoints: boolean;
 };
 const port = parentPort!;
+surviveStrayPdfJsFailures({ info: (text) => port.postMessage({ type: 'info', text }) });
 const database = await openDatabase({ dataDir, databaseUrl });
 await tuneForIngestion(database);
 const logs = checkpoints ? keepWriteAheadLogsSmall(database) : null;

@@ -1,23 +1,41 @@
-import { getDocumentProxy } from 'unpdf';
+import { getResolvedPDFJS } from 'unpdf';
 import { ParseError } from './parse-error.ts';
 
 /** pdf.js yields between steps, so a pathological file is abandoned after this long. */
 export const PDF_TIMEOUT_MS = 120_000;
 
-type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
+type PdfJs = Awaited<ReturnType<typeof getResolvedPDFJS>>;
+type LoadingTask = ReturnType<PdfJs['getDocument']>;
+type PdfDocument = Awaited<LoadingTask['promise']>;
+
+/**
+ * Whether a rejection nobody handled is one of pdf.js's own failures. Reading a damaged file,
+ * pdf.js fetches page dictionaries ahead of need and may never await them (Catalog.getPageDict):
+ * their failures come as unhandled rejections after parsePdf has already refused the file.
+ */
+export function isPdfJsFailure(reason: unknown): boolean {
+  // By name: the bundle holds two copies of pdf.js's BaseException (its API's and its worker's),
+  // and the one exported is not the one these failures come from.
+  for (let type = reason instanceof Error ? reason.constructor : null; type; type = Object.getPrototypeOf(type)) {
+    if (type.name === 'BaseException') return true;
+  }
+  return false;
+}
 
 /** The text of each PDF page, in order (a page without text is an empty string). */
 export async function parsePdf(bytes: Buffer, timeoutMs = PDF_TIMEOUT_MS): Promise<string[]> {
-  let pdf: PdfDocument | undefined;
+  let loading: LoadingTask | undefined;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new ParseError(`Reading the PDF took longer than ${timeoutMs / 1000} seconds.`)), timeoutMs);
   });
   try {
+    const { getDocument } = await getResolvedPDFJS();
     // pdf.js takes ownership of the bytes it is given, so it gets a copy, not the caller's Buffer.
-    const opening = getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
+    loading = getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, useSystemFonts: true, verbosity: 0 });
+    const opening = loading.promise;
     opening.catch(() => {}); // may reject after a timeout, when nobody awaits it any more
-    pdf = await Promise.race([opening, timeout]);
+    const pdf: PdfDocument = await Promise.race([opening, timeout]);
     const pages: string[] = [];
     for (let number = 1; number <= pdf.numPages; number++) {
       pages.push(await Promise.race([pageText(pdf, number), timeout]));
@@ -31,7 +49,9 @@ export async function parsePdf(bytes: Buffer, timeoutMs = PDF_TIMEOUT_MS): Promi
     throw new ParseError('The PDF file is damaged or not a PDF.');
   } finally {
     clearTimeout(timer);
-    await pdf?.destroy().catch(() => {});
+    // The loading task, not only a document it opened: a file that failed to open left its
+    // parsing going on, whose later failures were rejections nobody handled (a test run saw one).
+    await loading?.destroy().catch(() => {});
   }
 }
 
