@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { InvalidPDFException } from 'unpdf/pdfjs';
+import { getResolvedPDFJS } from 'unpdf';
 import { expect, test } from 'vitest';
 import { isPdfJsFailure } from './parsers/pdf.ts';
 
@@ -18,7 +18,8 @@ function leaveUnhandled(rejection: string) {
   return { status: run.status, output: run.stdout + run.stderr };
 }
 
-test('pdf.js failures are told from other errors', () => {
+test('pdf.js failures are told from other errors', async () => {
+  const { InvalidPDFException } = await getResolvedPDFJS();
   expect(isPdfJsFailure(new InvalidPDFException('Invalid PDF structure.'))).toBe(true);
   expect(isPdfJsFailure(new Error('Invalid PDF structure.'))).toBe(false);
   expect(isPdfJsFailure('Invalid PDF structure.')).toBe(false);
