@@ -342,6 +342,9 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
       return;
     }
     await lease.betweenSteps();
+    // A large document's compiled rows are garbage now: collected before the index reads and
+    // analyzes the document again (eight 60 MB uploads peaked near the 1.5 GB limit).
+    if (items.some((item) => item.job.size >= rules.largeBytes)) collectGarbage();
     await index.indexDocuments(ids);
     await lease.betweenSteps();
     await db.transaction().execute(async (trx) => {

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
+import { collectGarbage } from '../../memory.ts';
 import { whenUnlocked } from '../sqlite-busy.ts';
 import { ANALYZED_ONCE_CHARS, analyze, analyzedText, type QueryTerm, type TextTerms, textTerms } from './analyzer.ts';
 
@@ -245,15 +246,22 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string): P
       return (text ? text.slice(row.start, row.text) : analyze(row.text)).join(' ');
     };
     const analyzed: AnalyzedRows = [];
+    let large = false;
     for (const [i, [rows]] of rowsOf.entries()) {
       const granularity: [number, string][] = [];
       for (let after = 0; ; ) {
         const page = rows.all(documents, after);
         if (page.length === 0) break;
-        for (const row of page) granularity.push([row.rowid, await termsOf(GRANULARITIES[i]!, row)]);
+        for (const row of page) {
+          large ||= row.text.length > ANALYZED_ONCE_CHARS;
+          granularity.push([row.rowid, await termsOf(GRANULARITIES[i]!, row)]);
+        }
         after = page.at(-1)!.rowid;
       }
       analyzed.push(granularity);
+      // The rows of a large document read for this granularity are garbage now, a hundred MB
+      // and more that V8 would keep beside the next granularity's until its heap filled.
+      if (large) collectGarbage();
     }
     return analyzed;
   };

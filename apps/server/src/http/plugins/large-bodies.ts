@@ -22,11 +22,12 @@ export function limitLargeBodies(app: FastifyInstance): void {
   const holders = new WeakSet<FastifyRequest>();
   const release = (request: FastifyRequest) => {
     if (!holders.delete(request)) return;
+    // The body answered: its hundreds of MB of garbage go now, before the next large body is
+    // read, not when V8 next finds the heap full (eight uploads in a row grew it by each one).
+    collectGarbage();
     const next = waiting.shift();
     if (next) return next();
     free++;
-    // The last large body answered: its hundreds of MB of garbage go now, not at the next busy spell.
-    if (free === LARGE_BODIES_AT_ONCE) collectGarbage();
   };
   app.addHook('preParsing', async (request, _reply, payload) => {
     if (Number(request.headers['content-length'] ?? 0) < LARGE_BODY_BYTES) return payload;
