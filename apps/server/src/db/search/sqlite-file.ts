@@ -191,6 +191,12 @@ export function openSearchWriter(sqlitePath: string): SearchWriter {
   };
 }
 
+/**
+ * A row this long leaves enough garbage to collect between granularities (ingestion's large
+ * documents start at 4 MB); a smaller one's would cost a collection for little.
+ */
+const COLLECT_AFTER_CHARS = 4 << 20;
+
 /** Opens (creating when missing) a collection's search file and prepares its write. */
 async function openCollectionWriter(sqlitePath: string, collectionId: string): Promise<CollectionWriter> {
   mkdirSync(searchDirectory(sqlitePath), { recursive: true });
@@ -253,7 +259,7 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string): P
         const page = rows.all(documents, after);
         if (page.length === 0) break;
         for (const row of page) {
-          large ||= row.text.length > ANALYZED_ONCE_CHARS;
+          large ||= row.text.length >= COLLECT_AFTER_CHARS;
           granularity.push([row.rowid, await termsOf(GRANULARITIES[i]!, row)]);
         }
         after = page.at(-1)!.rowid;
