@@ -109,7 +109,10 @@ test('a collection and a permission are chosen with the keyboard alone', async (
   await expect(permission).toBeFocused();
   await expect(permission).toHaveText('Read Only');
   await page.keyboard.press('Space');
+  // Keys typed before the list has opened would go to the closed picker.
+  await expect(page.getByRole('listbox')).toBeVisible();
   await page.keyboard.type('all');
+  await expect(page.getByRole('option', { name: 'All Permissions' })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(permission).toHaveText('All Permissions');
   await page.keyboard.press('Tab');
