@@ -49,8 +49,8 @@ export async function parsePdf(bytes: Buffer, timeoutMs = PDF_TIMEOUT_MS): Promi
     throw new ParseError('The PDF file is damaged or not a PDF.');
   } finally {
     clearTimeout(timer);
-    // The loading task, not only a document it opened: a file that failed to open left its
-    // parsing going on, whose later failures were rejections nobody handled (a test run saw one).
+    // The loading task, not only a document it opened: a file that failed to open otherwise
+    // left its worker-side document behind. (Its stray rejections still come: isPdfJsFailure.)
     await loading?.destroy().catch(() => {});
   }
 }
