@@ -1,10 +1,12 @@
-import { createHash } from 'node:crypto';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../schema.ts';
 import { ANALYZED_ONCE_CHARS, analyzeInSlices, BM25_B, BM25_K1, type TextTerms, textTerms } from './analyzer.ts';
 import { filterCandidates, filterSql } from './filter.ts';
 import { canBeAmongK, commonBound, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
 import type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit, WeightedTerm } from './types.ts';
+
+/** Postings name their collection by a bigint key (migration 011); none yet, no postings. */
+const collectionKeyOf = (collectionId: string): RawBuilder<number> => sql<number>`(select key from search_collections where collection_id = ${collectionId})`;
 
 /** A posting's granularity (migration 011): a smallint in each of the many rows and in their key. */
 const GRANULARITY_CODES: Record<Granularity, number> = { documents: 0, pages: 1, coarse: 2, fine: 3 };
@@ -20,20 +22,14 @@ const GRANULARITY_CODES: Record<Granularity, number> = { documents: 0, pages: 1,
  * and rows belong to their document (`documents.seq`) and go with it: a trigger on `documents`
  * deletes them in the deleting transaction (migration 011).
  */
-export function postgresSearchIndex({ db, pool }: Database): SearchIndex {
+export function postgresSearchIndex({ db }: Database): SearchIndex {
   /**
-   * A search's rows. PostgreSQL takes longer to plan these queries than to run them (fine
-   * snippets at 5 MB: 0.50 ms planning, 0.35 ms running; 1.2 ms a round trip against 0.37 ms for
-   * the same statement prepared), so an unfiltered search runs as a named statement, planned once
-   * per connection. A filter's SQL varies with its shape, and a named statement stays on its
-   * connection for good: filtered searches are planned each time.
+   * A search's rows. Not as named prepared statements: reused on a connection, PostgreSQL turns
+   * them into a generic plan after five runs, one that knows neither the collection nor the terms
+   * (coarse snippets at 20 MB then took 86 ms a query at p50 against 1.2-1.4 ms planned each time).
    */
-  const search = async <Row>(query: RawBuilder<Row>, filtered: boolean): Promise<Row[]> => {
-    if (filtered || !pool) return (await query.execute(db)).rows;
-    const { sql: text, parameters } = query.compile(db);
-    const name = `sift_search_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
-    return (await pool.query({ name, text, values: parameters as unknown[] })).rows as Row[];
-  };
+  const search = async <Row>(query: RawBuilder<Row>): Promise<Row[]> => (await query.execute(db)).rows;
+
 
   /**
    * The best rows of one granularity: (rowSeq, weight), at most k + slack, best first. FTS5's
@@ -44,8 +40,7 @@ export function postgresSearchIndex({ db, pool }: Database): SearchIndex {
   const best = (granularity: Granularity, request: SearchRequest, query: WeightedTerm[]): RawBuilder<unknown> => {
     const terms = query.map(({ term }) => term);
     const weights = query.map(({ weight }) => weight);
-    // Postings name their collection by a bigint key (migration 011); none yet, no postings.
-    const collectionKey = sql`(select key from search_collections where collection_id = ${request.collectionId})`;
+    const collectionKey = collectionKeyOf(request.collectionId);
     const code = GRANULARITY_CODES[granularity];
     // A filter the metadata index can answer (filter.ts): only the postings of the documents
     // that pass it are weighed, the document frequencies counted apart over the index (the
@@ -114,7 +109,6 @@ export function postgresSearchIndex({ db, pool }: Database): SearchIndex {
         ${withBestRows(request.k, best('documents', request, terms))}
         select d.id as "documentId", d.path as path, d.metadata as metadata, t.weight as weight
         from t join documents d on d.seq = t."rowSeq" where ${canBeAmongK}`,
-        Boolean(request.filter),
       );
       return rankHits(rows, request.k, (hit) => [hit.path]);
     },
@@ -127,7 +121,6 @@ export function postgresSearchIndex({ db, pool }: Database): SearchIndex {
         select d.id as "documentId", d.path as path, d.metadata as metadata, p.page_index as "pageIndex",
                ${sql.raw(request.includeContent ? 'p.content' : 'null')} as content, t.weight as weight
         from t join pages p on p.seq = t."rowSeq" join documents d on d.id = p.document_id where ${canBeAmongK}`,
-        Boolean(request.filter),
       );
       return rankHits(rows, request.k, (hit) => [hit.path, hit.pageIndex]);
     },
@@ -140,7 +133,6 @@ export function postgresSearchIndex({ db, pool }: Database): SearchIndex {
         select d.id as "documentId", d.path as path, d.metadata as metadata, c.start_index as "startIndex", c.end_index as "endIndex",
                c.page_start as "pageStart", c.page_end as "pageEnd", c.content as content, t.weight as weight
         from t join chunks c on c.seq = t."rowSeq" join documents d on d.id = c.document_id where ${canBeAmongK}`,
-        Boolean(request.filter),
       );
       return rankHits(rows, request.k, (hit) => [hit.path, hit.startIndex]);
     },
@@ -152,7 +144,7 @@ export function postgresSearchIndex({ db, pool }: Database): SearchIndex {
       const common = await sql<{ term: string }>`
         select t.term from unnest(${[...terms]}::text[]) as t(term)
         where (select count(*) from (select 1 from search_postings p
-          where p.collection_key = (select key from search_collections where collection_id = ${collectionId}) and p.granularity = ${GRANULARITY_CODES[granularity]} and p.term = t.term
+          where p.collection_key = ${collectionKeyOf(collectionId)} and p.granularity = ${GRANULARITY_CODES[granularity]} and p.term = t.term
           limit ${bound}) s) >= ${bound}`.execute(db);
       return new Set(common.rows.map((row) => row.term));
     },
