@@ -19,7 +19,7 @@ export interface Floor {
   megabytes: number;
   /** Seconds FTS5 took to index each table (one transaction each, rows in rowid order). */
   indexSeconds: Record<FloorTable, number>;
-  /** The k best rowids of a query, the statement prepared once per table. */
+  /** The k best rowids of a query, the statement prepared once per table and k. */
   query(table: FloorTable, query: string, k: number): unknown[];
   close(): void;
 }
@@ -49,15 +49,24 @@ export function buildFloor(documents: BenchDocument[], dir: string, name = 'floo
     indexSeconds[table] = (performance.now() - started) / 1000;
   }
   connection.pragma('wal_checkpoint(TRUNCATE)');
-  const statements = new Map<FloorTable, SQLite.Statement>();
-  for (const table of FLOOR_TABLES) statements.set(table, connection.prepare(`select rowid, rank from ${table} where ${table} match ? order by rank limit ?`));
+  // One statement per table and k, the limit a literal as in Sift's searches (FTS5 plans knowing it).
+  const statements = new Map<string, SQLite.Statement>();
+  const statement = (table: FloorTable, k: number): SQLite.Statement => {
+    const key = `${table} ${k}`;
+    let prepared = statements.get(key);
+    if (!prepared) {
+      prepared = connection.prepare(`select rowid, rank from ${table} where ${table} match ? order by rank limit ${Number(k)}`);
+      statements.set(key, prepared);
+    }
+    return prepared;
+  };
   return {
     path,
     megabytes: documents.reduce((sum, document) => sum + document.bytes, 0) / 1e6,
     indexSeconds,
     query(table, query, k) {
       const match = floorAnalyzer.match(query);
-      return match === null ? [] : statements.get(table)!.all(match, k);
+      return match === null ? [] : statement(table, k).all(match);
     },
     close: () => connection.close(),
   };
