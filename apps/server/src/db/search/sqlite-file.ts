@@ -221,14 +221,16 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string): P
       `delete from main.${ftsTable(granularity)} where rowid in (select row_id from source.search_deletions where collection_id = '${collectionId}' and fts_table = '${granularity}' and id <= ?)`,
     ),
   );
-  // A document indexed again keeps its seq: its old document-level row goes first.
-  const replaceDocuments = connection.prepare(`delete from main.fts_documents where rowid in (select seq from source.documents where id in (${ids}) and collection_id = '${collectionId}')`);
+  // A document indexed again keeps its seq: its old document-level row goes first. The `+` keeps
+  // SQLite on the documents' ids: by the collection index it scanned every document of the
+  // collection for each batch (350 ms of 1.35 s of writing 20 MB of small documents, growing).
+  const replaceDocuments = connection.prepare(`delete from main.fts_documents where rowid in (select seq from source.documents where id in (${ids}) and +collection_id = '${collectionId}')`);
   const rowsOf = GRANULARITIES.map(
     (granularity) =>
       [
         // Documents of the batch in other collections are theirs to index.
         connection.prepare<[string, number], SourceRow>(
-          `${sources[granularity](ids)} and ${seqColumn[granularity].split('.')[0]}.collection_id = '${collectionId}' and ${seqColumn[granularity]} > ? order by rowid limit 256`,
+          `${sources[granularity](ids)} and +${seqColumn[granularity].split('.')[0]}.collection_id = '${collectionId}' and ${seqColumn[granularity]} > ? order by rowid limit 256`,
         ),
         connection.prepare(`insert into main.${ftsTable(granularity)} (rowid, content) values (?, ?)`),
       ] as const,

@@ -98,7 +98,9 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     const candidates = filterCandidates(request.filter!);
     if (!candidates) return null;
     const table = ftsTable(granularity);
-    const passing = sql`d.id in (${candidates}) and d.collection_id = ${request.collectionId} and ${filterSql(request.filter!)}`;
+    // `+`: found by their ids, not by the collection index (which SQLite otherwise picks, and scans
+    // every document of the collection).
+    const passing = sql`d.id in (${candidates}) and +d.collection_id = ${request.collectionId} and ${filterSql(request.filter!)}`;
     const rowsOfPassing = {
       documents: sql`select d.seq from documents d where ${passing}`,
       pages: sql`select p.seq from documents d join pages p on p.document_id = d.id where ${passing}`,
