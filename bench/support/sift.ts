@@ -49,6 +49,12 @@ export interface Sift {
    * /proc): what work costs, whatever else the machine runs meanwhile.
    */
   cpuSeconds(): number;
+  /**
+   * Resolves once the server has used under 3% of a core for a whole second (the ingestion
+   * threads' index upkeep, segment merging after a burst of writes, is done), at most
+   * `limitSeconds`; the seconds waited.
+   */
+  quiet(limitSeconds?: number): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -131,6 +137,17 @@ export async function startSift(options: {
     post,
     monitor: monitor.figures,
     cpuSeconds: () => processCpuSeconds(child.pid!),
+    async quiet(limitSeconds = 300) {
+      const started = performance.now();
+      let before = processCpuSeconds(child.pid!);
+      while (performance.now() - started < limitSeconds * 1000) {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        const now = processCpuSeconds(child.pid!);
+        if (now - before < 0.03) break;
+        before = now;
+      }
+      return (performance.now() - started) / 1000;
+    },
     async stop() {
       agent.destroy();
       monitor.stop();
