@@ -28,6 +28,8 @@ const Env = z.object({
   SIFT_ADMIN_KEY: z.string().min(16).optional(),
   /** SQLite: threads answering searches; unset, one per core. */
   SIFT_SEARCH_THREADS: z.coerce.number().int().min(1).optional(),
+  /** PostgreSQL: connections of the pool that runs searches; unset, four per core. */
+  SIFT_SEARCH_CONNECTIONS: z.coerce.number().int().min(1).optional(),
   /** An S3-compatible object store for raw files (with DATABASE_URL; else they go into PostgreSQL). */
   S3_ENDPOINT: z.url().optional(),
   S3_BUCKET: z.string().optional(),
@@ -77,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     ingestWorkers: parsed.SIFT_INGEST_WORKERS,
     ingestThreads: parsed.SIFT_INGEST_THREADS,
     searchThreads: parsed.SIFT_SEARCH_THREADS,
+    searchConnections: parsed.SIFT_SEARCH_CONNECTIONS,
     logLevel: parsed.LOG_LEVEL,
     adminKey: parsed.SIFT_ADMIN_KEY,
     storage: storageOf(parsed),

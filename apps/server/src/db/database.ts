@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
@@ -13,6 +14,8 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** SQLite: threads answering searches (default: one per core). */
   searchThreads?: number;
+  /** PostgreSQL: connections of the pool that runs searches (default: four per core). */
+  searchConnections?: number;
 }
 
 /**
@@ -34,8 +37,8 @@ function withLockTimeout(url: string): string {
 }
 
 /** Opens SQLite under the data folder (default) or PostgreSQL (DATABASE_URL), and migrates it. */
-export async function openDatabase({ dataDir, databaseUrl, searchThreads }: DatabaseOptions): Promise<Database> {
-  const database = databaseUrl?.startsWith('postgres') ? openPostgres(databaseUrl) : { ...openSqlite(dataDir, databaseUrl), searchThreads };
+export async function openDatabase({ dataDir, databaseUrl, searchThreads, searchConnections }: DatabaseOptions): Promise<Database> {
+  const database = databaseUrl?.startsWith('postgres') ? openPostgres(databaseUrl, searchConnections ?? 4 * availableParallelism()) : { ...openSqlite(dataDir, databaseUrl), searchThreads };
   await migrate(database);
   if (database.sqlitePath) ensureSearchFiles(database.sqlitePath);
   return database;
@@ -63,17 +66,36 @@ function openSqlite(dataDir: string, databaseUrl?: string): Database {
   return { db, dialect: 'sqlite', sqlitePath, destroy: () => db.destroy() };
 }
 
-function openPostgres(url: string): Database {
+function openPostgres(url: string, searchConnections: number): Database {
   // int8 (counts, sums, Unix seconds) as JS numbers: every value we store fits in 2^53.
   pg.types.setTypeParser(20, Number);
   pg.types.setTypeParser(1700, Number);
-  const pool = new pg.Pool({ connectionString: withLockTimeout(url), max: 10 });
+  const pool = postgresPool(url, 10);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  // Searches have a pool of their own (connections open as searches need them): 50 clients
+  // searching through the shared pool held every connection and most of the database's CPU, and
+  // ingestion went at 19.5% of its idle rate; with eight connections for searches it went at
+  // 28.4% and searches at 55% of theirs (npm run bench -- load --postgres, 2 cores; README).
+  const searchDb = new Kysely<DB>({ dialect: new PostgresDialect({ pool: postgresPool(url, searchConnections) }) });
+  return {
+    db,
+    searchDb,
+    dialect: 'postgres',
+    pool,
+    destroy: async () => {
+      await searchDb.destroy();
+      await db.destroy();
+    },
+  };
+}
+
+function postgresPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: withLockTimeout(url), max });
   // A connection the database dropped (restart, failover, network) is replaced, never fatal to
   // the process: the query on it fails and says so, the next one gets a new connection.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', pool, destroy: () => db.destroy() };
+  return pool;
 }
 
 /**

@@ -13,6 +13,8 @@ export type Dialect = 'sqlite' | 'postgres';
 /** The handle every domain service takes: the query builder plus the dialect for db/ adapters. */
 export interface Database {
   db: Kysely<DB>;
+  /** PostgreSQL: the pool searches run on (SIFT_SEARCH_CONNECTIONS), apart from everything else's. */
+  searchDb?: Kysely<DB>;
   dialect: Dialect;
   /** SQLite file path, when SQLite runs (the search adapter opens FTS5 tables through it). */
   sqlitePath?: string;

@@ -1,0 +1,41 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { searchIndex } from '../src/db/search/index.ts';
+import { type Harness, startHarness } from './harness.ts';
+import { providerFixtures } from './provider-fixtures.ts';
+
+// PostgreSQL: searches run on a pool of their own (SIFT_SEARCH_CONNECTIONS, db/database.ts), so
+// work holding every connection of the shared pool (ingestion, uploads, a slow report) never
+// leaves a search waiting for a connection, and 50 searching clients never take them all.
+
+const postgres = process.env.SIFT_TEST_DIALECT === 'postgres';
+let h: Harness;
+let f: Awaited<ReturnType<typeof providerFixtures>>;
+beforeAll(async () => {
+  if (!postgres) return;
+  h = await startHarness();
+  f = await providerFixtures(h);
+});
+afterAll(async () => {
+  if (!postgres) return;
+  await f.workers.stop();
+  await h.close();
+});
+
+test.runIf(postgres)('a search answers while every connection of the shared pool is busy', async () => {
+  await h.call('/v1/collections/add-collection', { collection_name: 'pool' }, f.keyA);
+  await h.call('/v1/documents/add-document', { collection_name: 'pool', path: 'a.txt', content: { type: 'text', text: 'The harbor lantern.' }, metadata: {} }, f.keyA);
+  await f.workers.idle();
+  const { id: collectionId } = await h.database.db.selectFrom('collections').select('id').where('name', '=', 'pool').executeTakeFirstOrThrow();
+
+  let anyDone = false;
+  // More sleepers than the shared pool has connections (10): all of them busy, some waiting.
+  const sleepers = Promise.all(Array.from({ length: 12 }, () => sql`select pg_sleep(1.5)`.execute(h.database.db).then(() => (anyDone = true))));
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  expect(h.database.pool!.waitingCount).toBeGreaterThan(0);
+  const hits = await searchIndex(h.database).topSnippets({ collectionId, query: 'lantern', k: 5, filter: null, granularity: 'fine' });
+  // Answered before any connection of the shared pool was free.
+  expect(anyDone).toBe(false);
+  expect(hits.map((hit) => hit.content)).toEqual(['The harbor lantern.']);
+  await sleepers;
+});
