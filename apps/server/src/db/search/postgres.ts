@@ -1,5 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import type { Database } from '../schema.ts';
+import type { Database, DB } from '../schema.ts';
 import { ANALYZED_ONCE_CHARS, analyzeInSlices, BM25_B, BM25_K1, type TextTerms, textTerms } from './analyzer.ts';
 import { filterCandidates, filterSql } from './filter.ts';
 import { canBeAmongK, commonBound, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
@@ -160,9 +160,23 @@ export function postgresSearchIndex({ db, searchDb }: Database): SearchIndex {
       if (collectionIds.length > 0) await sql`delete from search_stats where collection_id = any(${collectionIds}::text[])`.execute(db);
     },
     applyDeletions: () => compactStats(db),
-    // PostgreSQL's B-trees need no merging.
-    mergeStep: async () => false,
+    // PostgreSQL's B-trees need no merging; its planner needs statistics.
+    mergeStep: () => analyzeStaleSearchTables(db),
   };
+}
+
+/**
+ * Upkeep while ingestion is idle: ANALYZE of the search tables once a tenth of their rows (and at
+ * least 1,000) changed since the last one. Autovacuum does the same within minutes; until it has,
+ * the planner guesses, and right after the judged collection (1,460 abstracts) was ingested its
+ * top-documents answered at p50 17.9 ms, against 6.7 ms after an ANALYZE that took 80 ms.
+ * One step a quiet period (false): statistics views lag the ANALYZE by up to a second.
+ */
+async function analyzeStaleSearchTables(db: Kysely<DB>): Promise<boolean> {
+  const stale = await sql<{ relname: string }>`select relname from pg_stat_user_tables
+    where relid in ('search_postings'::regclass, 'search_rows'::regclass) and n_mod_since_analyze >= 1000 + n_live_tup / 10`.execute(db);
+  for (const { relname } of stale.rows) await sql`analyze ${sql.id(relname)}`.execute(db);
+  return false;
 }
 
 interface SourceRow {

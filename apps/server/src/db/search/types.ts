@@ -74,7 +74,8 @@ export interface SearchIndex {
   applyDeletions(): Promise<void>;
   /**
    * One bounded step of upkeep while ingestion is idle (SQLite merges the FTS5 segments of a
-   * collection written since); false when nothing is left to do.
+   * collection written since; PostgreSQL analyzes search tables that changed much); false when
+   * nothing is left to do.
    */
   mergeStep(): Promise<boolean>;
 }

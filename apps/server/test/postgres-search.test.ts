@@ -6,7 +6,8 @@ import { providerFixtures } from './provider-fixtures.ts';
 
 // PostgreSQL: searches run on a pool of their own (SIFT_SEARCH_CONNECTIONS, db/database.ts), so
 // work holding every connection of the shared pool (ingestion, uploads, a slow report) never
-// leaves a search waiting for a connection, and 50 searching clients never take them all.
+// leaves a search waiting for a connection, and 50 searching clients never take them all. And
+// idle ingestion gives the planner statistics of search tables that changed much (postgres.ts).
 
 const postgres = process.env.SIFT_TEST_DIALECT === 'postgres';
 let h: Harness;
@@ -38,4 +39,16 @@ test.runIf(postgres)('a search answers while every connection of the shared pool
   expect(anyDone).toBe(false);
   expect(hits.map((hit) => hit.content)).toEqual(['The harbor lantern.']);
   await sleepers;
+});
+
+test.runIf(postgres)('once ingestion is idle, search tables that changed much have statistics', async () => {
+  const lastAnalyze = async () =>
+    (await sql<{ at: Date | null }>`select last_analyze as at from pg_stat_user_tables where relid = 'search_postings'::regclass`.execute(h.database.db)).rows[0]?.at ?? null;
+  const before = await lastAnalyze();
+  // 600 distinct words, four granularities: 2,400 postings, more than a tenth of the table and 1,000.
+  const text = Array.from({ length: 600 }, (_, i) => `word${i.toString(36)}x`).join(' ');
+  await h.call('/v1/collections/add-collection', { collection_name: 'upkeep' }, f.keyA);
+  await h.call('/v1/documents/add-document', { collection_name: 'upkeep', path: 'words.txt', content: { type: 'text', text }, metadata: {} }, f.keyA);
+  await f.workers.idle();
+  await expect.poll(async () => (await lastAnalyze())?.getTime() ?? 0, { timeout: 10_000, interval: 200 }).toBeGreaterThan(before?.getTime() ?? 0);
 });
