@@ -28,7 +28,7 @@ const Env = z.object({
   SIFT_ADMIN_KEY: z.string().min(16).optional(),
   /** SQLite: threads answering searches; unset, one per core. */
   SIFT_SEARCH_THREADS: z.coerce.number().int().min(1).optional(),
-  /** PostgreSQL: connections of the pool that runs searches; unset, four per core. */
+  /** PostgreSQL: connections of the pool that runs searches; unset, four per core, at most 20. */
   SIFT_SEARCH_CONNECTIONS: z.coerce.number().int().min(1).optional(),
   /** An S3-compatible object store for raw files (with DATABASE_URL; else they go into PostgreSQL). */
   S3_ENDPOINT: z.url().optional(),

@@ -14,7 +14,7 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** SQLite: threads answering searches (default: one per core). */
   searchThreads?: number;
-  /** PostgreSQL: connections of the pool that runs searches (default: four per core). */
+  /** PostgreSQL: connections of the pool that runs searches (default: defaultSearchConnections). */
   searchConnections?: number;
 }
 
@@ -36,9 +36,15 @@ function withLockTimeout(url: string): string {
   return parsed.toString();
 }
 
+/**
+ * Four per core (eight measured best on 2 cores, README), at most 20: with the shared pool's 10, a
+ * server stays within 30 of PostgreSQL's 100 connections by default however many cores it has.
+ */
+const defaultSearchConnections = (): number => Math.min(20, 4 * availableParallelism());
+
 /** Opens SQLite under the data folder (default) or PostgreSQL (DATABASE_URL), and migrates it. */
 export async function openDatabase({ dataDir, databaseUrl, searchThreads, searchConnections }: DatabaseOptions): Promise<Database> {
-  const database = databaseUrl?.startsWith('postgres') ? openPostgres(databaseUrl, searchConnections ?? 4 * availableParallelism()) : { ...openSqlite(dataDir, databaseUrl), searchThreads };
+  const database = databaseUrl?.startsWith('postgres') ? openPostgres(databaseUrl, searchConnections ?? defaultSearchConnections()) : { ...openSqlite(dataDir, databaseUrl), searchThreads };
   await migrate(database);
   if (database.sqlitePath) ensureSearchFiles(database.sqlitePath);
   return database;
