@@ -141,7 +141,7 @@ export async function startSift(options: {
       const started = performance.now();
       let before = processCpuSeconds(child.pid!);
       while (performance.now() - started < limitSeconds * 1000) {
-        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await sleep(1000);
         const now = processCpuSeconds(child.pid!);
         if (now - before < 0.03) break;
         before = now;
