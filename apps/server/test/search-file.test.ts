@@ -120,6 +120,16 @@ describe.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the SQLite search
     await expectRankedAsRebuilt(await collectionId('files'), '"otter" OR "fish" OR "seal" OR "gull"');
   });
 
+  test('a rebuild takes every document of a collection larger than one page of documents (64)', async () => {
+    await h.call('/v1/collections/add-collection', { collection_name: 'many' }, f.keyA);
+    for (let i = 0; i < 70; i++) {
+      const text = `Tide pool ${i}: ${i % 2 ? 'crabs' : 'limpets'} and anemones.\n\n${'Barnacles. '.repeat(1 + (i % 5))}`;
+      await h.call('/v1/documents/add-document', { collection_name: 'many', path: `pool-${i}.txt`, content: { type: 'text', text } }, f.keyA);
+    }
+    await f.workers.idle();
+    await expectRankedAsRebuilt(await collectionId('many'), '"anemon" OR "barnacl" OR "crab"');
+  });
+
   test('idle ingestion merges the segments that writes left, one per table, ranking as a rebuilt index does', async () => {
     await f.workers.stop();
     expect((await h.call('/v1/collections/add-collection', { collection_name: 'segments' }, f.keyA)).status).toBe(201);

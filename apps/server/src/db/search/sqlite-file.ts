@@ -364,18 +364,32 @@ export function rebuildCollection(sqlitePath: string, collectionId: string): voi
   try {
     connection.pragma('journal_mode = WAL');
     connection.prepare('attach database ? as source').run(sqlitePath);
-    const indexed = `select id from source.documents where collection_id = '${collectionId}' and index_status = 'indexed'`;
+    // The collection's indexed documents 64 at a time, and their rows a page at a time (better-sqlite3
+    // runs one statement at a time on a connection). Paging the rows of the whole collection at
+    // once re-read every remaining row for each page of 256 (10 MB: 3.9 s, growing with the square).
+    const documentsAfter = connection.prepare<[string], string>(
+      `select id from source.documents where collection_id = '${collectionId}' and index_status = 'indexed' and id > ? order by id limit 64`,
+    );
+    documentsAfter.pluck();
+    // Tables and rows in one transaction: a file with its tables is a complete one (isComplete).
     connection.transaction(() => {
       createTables(connection);
-      for (const granularity of GRANULARITIES) {
-        const insert = connection.prepare(`insert into main.${ftsTable(granularity)} (rowid, content) values (?, ?)`);
-        // Pages of rows by rowid: better-sqlite3 runs one statement at a time on a connection.
-        const page = connection.prepare<[number], SourceRow>(`${sources[granularity](indexed)} and ${seqColumn[granularity]} > ? order by rowid limit 256`);
-        for (let after = 0; ; ) {
-          const rows = page.all(after);
-          if (rows.length === 0) break;
-          for (const row of rows) insert.run(row.rowid, analyze(row.text).join(' '));
-          after = rows.at(-1)!.rowid;
+      const pages = GRANULARITIES.map((granularity) => ({
+        insert: connection.prepare(`insert into main.${ftsTable(granularity)} (rowid, content) values (?, ?)`),
+        rows: connection.prepare<[string, number], SourceRow>(`${sources[granularity]('select value from json_each(?)')} and ${seqColumn[granularity]} > ? order by rowid limit 256`),
+      }));
+      for (let last = ''; ; ) {
+        const ids = documentsAfter.all(last);
+        if (ids.length === 0) break;
+        last = ids.at(-1)!;
+        const documents = JSON.stringify(ids);
+        for (const { insert, rows } of pages) {
+          for (let after = 0; ; ) {
+            const page = rows.all(documents, after);
+            if (page.length === 0) break;
+            for (const row of page) insert.run(row.rowid, analyze(row.text).join(' '));
+            after = page.at(-1)!.rowid;
+          }
         }
       }
     })();
