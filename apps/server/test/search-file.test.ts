@@ -146,7 +146,7 @@ describe.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the SQLite search
     const file = new SQLite(searchFilePath(h.database.sqlitePath!, id), { readonly: true });
     const segments = () => GRANULARITIES.map((granularity) => (file.prepare(`select count(distinct segid) as n from ${ftsTable(granularity)}_idx`).get() as { n: number }).n);
     await expect.poll(segments).toEqual([1, 1, 1, 1]);
-    expect(await searchIndex(h.database).mergeStep()).toBe(false);
+    expect(await searchIndex(h.database).upkeepStep()).toBe(false);
     file.close();
     await expectRankedAsRebuilt(id, '"seal" OR "gull" OR "3"');
   });

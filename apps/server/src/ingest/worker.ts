@@ -112,7 +112,7 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
         const quiet = performance.now() - lastWorkAt >= idlePollMs;
         const merging =
           quiet &&
-          (await index.mergeStep().catch((error) => {
+          (await index.upkeepStep().catch((error) => {
             if (!isDatabaseBusy(error)) options.log?.error({ err: error }, 'ingest: merging search segments failed');
             return false;
           }));

@@ -161,7 +161,7 @@ export function postgresSearchIndex({ db, searchDb }: Database): SearchIndex {
     },
     applyDeletions: () => compactStats(db),
     // PostgreSQL's B-trees need no merging; its planner needs statistics.
-    mergeStep: () => analyzeStaleSearchTables(db),
+    upkeepStep: () => analyzeStaleSearchTables(db),
   };
 }
 

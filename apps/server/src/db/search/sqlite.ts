@@ -243,7 +243,7 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     createCollection: (collectionId) => searchWriter().createCollection(collectionId),
     dropCollections: (collectionIds) => searchWriter().dropCollections(collectionIds),
     applyDeletions: () => searchWriter().index([]),
-    mergeStep: async () => (writer ? writer.mergeStep() : false),
+    upkeepStep: async () => (writer ? writer.mergeStep() : false),
   };
 }
 

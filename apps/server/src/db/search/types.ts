@@ -77,5 +77,5 @@ export interface SearchIndex {
    * collection written since; PostgreSQL analyzes search tables that changed much); false when
    * nothing is left to do.
    */
-  mergeStep(): Promise<boolean>;
+  upkeepStep(): Promise<boolean>;
 }
