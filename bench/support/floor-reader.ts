@@ -1,11 +1,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
+import { floorQuerySql } from './floor.ts';
 
 /** One reader of the floor (see floor.ts): its own read-only connection, queries back to back. */
 const { path, table, matches, k, seconds, offset } = workerData as { path: string; table: string; matches: string[]; k: number; seconds: number; offset: number };
 const connection = new SQLite(path, { readonly: true });
-// k as a literal, as Sift's searches have it: FTS5 plans with the limit known (a few us a query faster).
-const statement = connection.prepare(`select rowid, rank from ${table} where ${table} match ? order by rank limit ${Number(k)}`);
+const statement = connection.prepare(floorQuerySql(table, k));
 for (let i = 0; i < 50; i++) statement.all(matches[i % matches.length]); // warm-up
 const started = performance.now();
 let count = 0;

@@ -12,6 +12,9 @@ import type { BenchDocument } from './corpus.ts';
  * table per query kind as Sift's index has. What a search engine cannot beat on this machine.
  */
 export const FLOOR_TABLES = ['documents', 'pages', 'coarse', 'fine'] as const;
+
+/** The floor's query: the k best rowids, k a literal as in Sift's searches (FTS5 plans knowing it). */
+export const floorQuerySql = (table: string, k: number): string => `select rowid, rank from ${table} where ${table} match ? order by rank limit ${Number(k)}`;
 export type FloorTable = (typeof FLOOR_TABLES)[number];
 
 export interface Floor {
@@ -49,13 +52,12 @@ export function buildFloor(documents: BenchDocument[], dir: string, name = 'floo
     indexSeconds[table] = (performance.now() - started) / 1000;
   }
   connection.pragma('wal_checkpoint(TRUNCATE)');
-  // One statement per table and k, the limit a literal as in Sift's searches (FTS5 plans knowing it).
   const statements = new Map<string, SQLite.Statement>();
   const statement = (table: FloorTable, k: number): SQLite.Statement => {
     const key = `${table} ${k}`;
     let prepared = statements.get(key);
     if (!prepared) {
-      prepared = connection.prepare(`select rowid, rank from ${table} where ${table} match ? order by rank limit ${Number(k)}`);
+      prepared = connection.prepare(floorQuerySql(table, k));
       statements.set(key, prepared);
     }
     return prepared;
