@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.ts';
+import { PreparedStatementsClient } from './prepared-statements-client.ts';
 import { ensureSearchFiles } from './search/sqlite-file.ts';
 import type { Database, DB } from './schema.ts';
 import { sqliteDialect } from './sqlite-dialect.ts';
@@ -26,12 +27,12 @@ export interface DatabaseOptions {
 export const LOCK_WAIT_MS = 5000;
 
 /**
- * The URL with `lock_timeout` among its connection options, after any it has (a URL's options
- * replace those given beside it, so they are joined here).
+ * The URL with `lock_timeout` (and `extra`) among its connection options, after any it has (a
+ * URL's options replace those given beside it, so they are joined here).
  */
-function withLockTimeout(url: string): string {
+function withOptions(url: string, extra?: string): string {
   const parsed = new URL(url);
-  const options = [parsed.searchParams.get('options'), `-c lock_timeout=${LOCK_WAIT_MS}`].filter(Boolean).join(' ');
+  const options = [parsed.searchParams.get('options'), `-c lock_timeout=${LOCK_WAIT_MS}`, extra].filter(Boolean).join(' ');
   parsed.searchParams.set('options', options);
   return parsed.toString();
 }
@@ -82,7 +83,12 @@ function openPostgres(url: string, searchConnections: number): Database {
   // searching through the shared pool held every connection and most of the database's CPU, and
   // ingestion went at 19.5% of its idle rate; with eight connections for searches it went at
   // 28.4% and searches at 55% of theirs (npm run bench -- load --postgres, 2 cores; README).
-  const searchDb = new Kysely<DB>({ dialect: new PostgresDialect({ pool: postgresPool(url, searchConnections) }) });
+  // Its statements are prepared once per connection and planned once, generically: every search
+  // shape's plan is index lookups whatever the collection or terms (postgres.ts), and a custom plan
+  // per query cost as much as running it (fine snippets at 10 MB: 0.35 ms each). Filtered searches
+  // ask for a custom plan (postgres.ts).
+  const searchPool = postgresPool(url, searchConnections, { client: PreparedStatementsClient, options: '-c plan_cache_mode=force_generic_plan' });
+  const searchDb = new Kysely<DB>({ dialect: new PostgresDialect({ pool: searchPool }) });
   return {
     db,
     searchDb,
@@ -95,8 +101,8 @@ function openPostgres(url: string, searchConnections: number): Database {
   };
 }
 
-function postgresPool(url: string, max: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString: withLockTimeout(url), max });
+function postgresPool(url: string, max: number, session: { client?: typeof pg.Client; options?: string } = {}): pg.Pool {
+  const pool = new pg.Pool({ connectionString: withOptions(url, session.options), max, ...(session.client ? { Client: session.client } : {}) });
   // A connection the database dropped (restart, failover, network) is replaced, never fatal to
   // the process: the query on it fails and says so, the next one gets a new connection.
   pool.on('error', () => {});

@@ -24,13 +24,21 @@ const GRANULARITY_CODES: Record<Granularity, number> = { documents: 0, pages: 1,
  */
 export function postgresSearchIndex({ db, searchDb }: Database): SearchIndex {
   /**
-   * A search's rows. Not as named prepared statements: reused on a connection, PostgreSQL turns
-   * them into a generic plan after five runs, one that knows neither the collection nor the terms
-   * (coarse snippets at 20 MB then took 86 ms a query at p50 against 1.2-1.4 ms planned each time).
-   * On the searches' own pool (database.ts), so they never hold every connection.
+   * A search's rows, on the searches' own pool (database.ts), so they never hold every connection.
+   * Its statements are prepared once per connection and planned once, generically (knowing neither
+   * the collection nor the terms): every unfiltered shape below is index lookups whatever those are
+   * (the postings of each term through a lateral subquery that the planner cannot turn into a scan
+   * of the collection), and planning each query anew cost as much as running it. A filtered search
+   * is planned for its values (a generic plan cannot know how selective the filter is).
    */
-  const search = async <Row>(query: RawBuilder<Row>): Promise<Row[]> => (await query.execute(searchDb ?? db)).rows;
-
+  const search = async <Row>(query: RawBuilder<Row>, { filtered }: { filtered: boolean }): Promise<Row[]> => {
+    const pool = searchDb ?? db;
+    if (!filtered) return (await query.execute(pool)).rows;
+    return pool.transaction().execute(async (trx) => {
+      await sql`set local plan_cache_mode = force_custom_plan`.execute(trx);
+      return (await query.execute(trx)).rows;
+    });
+  };
 
   /**
    * The best rows of one granularity: (rowSeq, weight), at most k + slack, best first. FTS5's
@@ -84,9 +92,13 @@ export function postgresSearchIndex({ db, searchDb }: Database): SearchIndex {
         from search_stats where collection_id = ${request.collectionId} and granularity = ${granularity}
       ),
       matched as (
-        select p.row_seq, p.document_seq, q.weight, p.tf::float8 as tf, p.length::float8 as length, count(*) over (partition by p.term)::float8 as df
-        from search_postings p join unnest(${terms}::text[], ${weights}::float8[]) as q(term, weight) on q.term = p.term
-        where p.collection_key = ${collectionKey} and p.granularity = ${code} and p.term = any(${terms}::text[])
+        select p.row_seq, p.document_seq, q.weight, p.tf::float8 as tf, p.length::float8 as length, count(*) over (partition by q.term)::float8 as df
+        from unnest(${terms}::text[], ${weights}::float8[]) as q(term, weight)
+        cross join lateral (
+          -- offset 0: kept a subquery, so each term's postings are one primary-key range.
+          select row_seq, document_seq, tf, length from search_postings
+          where collection_key = ${collectionKey} and granularity = ${code} and term = q.term offset 0
+        ) p
       ),
       weighted as (
         select m.row_seq, m.document_seq, m.weight, ln((s.n - m.df + 0.5) / (m.df + 0.5)) as idf,
@@ -110,6 +122,7 @@ export function postgresSearchIndex({ db, searchDb }: Database): SearchIndex {
         ${withBestRows(request.k, best('documents', request, terms))}
         select d.id as "documentId", d.path as path, d.metadata as metadata, t.weight as weight
         from t join documents d on d.seq = t."rowSeq" where ${canBeAmongK}`,
+        { filtered: request.filter !== null },
       );
       return rankHits(rows, request.k, (hit) => [hit.path]);
     },
@@ -122,6 +135,7 @@ export function postgresSearchIndex({ db, searchDb }: Database): SearchIndex {
         select d.id as "documentId", d.path as path, d.metadata as metadata, p.page_index as "pageIndex",
                ${sql.raw(request.includeContent ? 'p.content' : 'null')} as content, t.weight as weight
         from t join pages p on p.seq = t."rowSeq" join documents d on d.id = p.document_id where ${canBeAmongK}`,
+        { filtered: request.filter !== null },
       );
       return rankHits(rows, request.k, (hit) => [hit.path, hit.pageIndex]);
     },
@@ -134,6 +148,7 @@ export function postgresSearchIndex({ db, searchDb }: Database): SearchIndex {
         select d.id as "documentId", d.path as path, d.metadata as metadata, c.start_index as "startIndex", c.end_index as "endIndex",
                c.page_start as "pageStart", c.page_end as "pageEnd", c.content as content, t.weight as weight
         from t join chunks c on c.seq = t."rowSeq" join documents d on d.id = c.document_id where ${canBeAmongK}`,
+        { filtered: request.filter !== null },
       );
       return rankHits(rows, request.k, (hit) => [hit.path, hit.startIndex]);
     },

@@ -1,0 +1,29 @@
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+
+/** Most statements one connection keeps prepared; beyond it (many filter shapes), they are parsed each time. */
+const PREPARED_PER_CONNECTION = 256;
+
+/**
+ * A PostgreSQL connection that prepares each distinct statement once, under a name derived from
+ * its text, and then only binds and executes it: for the searches' pool (database.ts), whose few
+ * statement shapes run thousands of times a second. With `plan_cache_mode = force_generic_plan`
+ * a statement is planned once per connection as well; planning was half of a search's time in the
+ * database (fine snippets on 10 MB: 0.35 ms planning, 0.35 ms execution).
+ */
+export class PreparedStatementsClient extends pg.Client {
+  readonly #prepared = new Set<string>();
+
+  // pg's overloads cannot be restated one by one; a text with values is the only form named here.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override query(config: any, values?: any, callback?: any): any {
+    if (typeof config === 'string' && Array.isArray(values)) {
+      const name = `sift_${createHash('sha1').update(config).digest('base64url').slice(0, 22)}`;
+      if (this.#prepared.has(name) || this.#prepared.size < PREPARED_PER_CONNECTION) {
+        this.#prepared.add(name);
+        return super.query({ name, text: config, values }, callback);
+      }
+    }
+    return super.query(config, values, callback);
+  }
+}
