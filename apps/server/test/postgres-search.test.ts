@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { openDatabase } from '../src/db/database.ts';
 import { searchIndex } from '../src/db/search/index.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
@@ -8,6 +9,7 @@ import { providerFixtures } from './provider-fixtures.ts';
 // work holding every connection of the shared pool (ingestion, uploads, a slow report) never
 // leaves a search waiting for a connection, and 50 searching clients never take them all. And
 // idle ingestion gives the planner statistics of search tables that changed much (postgres.ts).
+// Search statements are prepared once per connection and planned once (a filtered one each time).
 
 const postgres = process.env.SIFT_TEST_DIALECT === 'postgres';
 let h: Harness;
@@ -51,4 +53,36 @@ test.runIf(postgres)('once ingestion is idle, search tables that changed much ha
   await h.call('/v1/documents/add-document', { collection_name: 'upkeep', path: 'words.txt', content: { type: 'text', text }, metadata: {} }, f.keyA);
   await f.workers.idle();
   await expect.poll(async () => (await lastAnalyze())?.getTime() ?? 0, { timeout: 10_000, interval: 200 }).toBeGreaterThan(before?.getTime() ?? 0);
+});
+
+test.runIf(postgres)('a search is prepared once per connection and planned once; a filtered one is planned for its values', async () => {
+  await h.call('/v1/collections/add-collection', { collection_name: 'plans' }, f.keyA);
+  for (const [path, text, colour] of [
+    ['a.txt', 'The harbor lantern burns.', 'red'],
+    ['b.txt', 'A lantern by the harbor wall.', 'blue'],
+  ] as const) {
+    await h.call('/v1/documents/add-document', { collection_name: 'plans', path, content: { type: 'text', text }, metadata: { colour } }, f.keyA);
+  }
+  await f.workers.idle();
+  const { id: collectionId } = await h.database.db.selectFrom('collections').select('id').where('name', '=', 'plans').executeTakeFirstOrThrow();
+  // One search connection, so the statements it prepared are those pg_prepared_statements shows on it.
+  const database = await openDatabase({ dataDir: h.config.dataDir, databaseUrl: h.config.databaseUrl, searchConnections: 1 });
+  try {
+    const index = searchIndex(database);
+    const plain = { collectionId, query: 'harbor lantern', k: 5, filter: null, granularity: 'fine' as const };
+    const first = await index.topSnippets(plain);
+    for (let i = 0; i < 4; i++) expect(await index.topSnippets(plain)).toEqual(first);
+    const red = await index.topSnippets({ ...plain, filter: { kind: 'compare', key: 'colour', operator: '$eq', value: 'red' } });
+    expect(red.map((hit) => hit.path)).toEqual(['a.txt']);
+    const statements = await sql<{ statement: string; generic_plans: number; custom_plans: number }>`
+      select statement, generic_plans, custom_plans from pg_prepared_statements`.execute(database.searchDb!);
+    const search = statements.rows.filter((row) => row.statement.includes('search_postings'));
+    // The unfiltered search: one statement, run five times on one plan; the filtered one, planned for its values.
+    expect(search.map((row) => [/passing as/.test(row.statement) ? 'filtered' : 'plain', row.generic_plans, row.custom_plans]).sort()).toEqual([
+      ['filtered', 0, 1],
+      ['plain', 5, 0],
+    ]);
+  } finally {
+    await database.destroy();
+  }
 });
