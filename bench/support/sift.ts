@@ -51,7 +51,8 @@ export interface Sift {
   cpuSeconds(): number;
   /**
    * Resolves once the server has used under 3% of a core for a whole second (the ingestion
-   * threads' index upkeep, segment merging after a burst of writes, is done), at most
+   * threads' index upkeep, segment merging after a burst of writes, is done) and, on PostgreSQL,
+   * no autovacuum or query runs in the database, at most
    * `limitSeconds`; the seconds waited.
    */
   quiet(limitSeconds?: number): Promise<number>;
@@ -100,6 +101,25 @@ export async function startSift(options: {
   await waitForServer(`${base}/openapi.json`, child);
 
   const monitor = startMonitor(child.pid!, options.dialect === 'sqlite' ? dataDir : null, databaseUrl);
+  /**
+   * PostgreSQL's own work after a burst of writes (autovacuum's vacuum and analyze of the search
+   * tables, in backends of its own, not the server's process) is the writes' cost as segment
+   * merging is on SQLite: quiet() waits for it too.
+   */
+  const databaseBusy = async (): Promise<boolean> => {
+    if (!databaseUrl) return false;
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ n: number }>(
+        `select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()
+           and (backend_type = 'autovacuum worker' or (backend_type = 'client backend' and state = 'active'))`,
+      );
+      return rows[0]!.n > 0;
+    } finally {
+      await client.end();
+    }
+  };
   // Idle sockets close after 30 s, before the server's keep-alive timeout (72 s): a socket idle
   // through a long ingestion was otherwise reused as the server closed it ("socket hang up").
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 30_000 });
@@ -143,7 +163,7 @@ export async function startSift(options: {
       while (performance.now() - started < limitSeconds * 1000) {
         await sleep(1000);
         const now = processCpuSeconds(child.pid!);
-        if (now - before < 0.03) break;
+        if (now - before < 0.03 && !(await databaseBusy())) break;
         before = now;
       }
       return (performance.now() - started) / 1000;
