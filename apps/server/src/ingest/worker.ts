@@ -110,13 +110,13 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
         // each after the queue was found empty again: merging between the batches of a stream of
         // uploads would rewrite a growing collection's segments again and again.
         const quiet = performance.now() - lastWorkAt >= idlePollMs;
-        const merging =
+        const moreUpkeep =
           quiet &&
           (await index.upkeepStep().catch((error) => {
-            if (!isDatabaseBusy(error)) options.log?.error({ err: error }, 'ingest: merging search segments failed');
+            if (!isDatabaseBusy(error)) options.log?.error({ err: error }, 'ingest: search index upkeep failed');
             return false;
           }));
-        if (!merging) await nap(idlePollMs);
+        if (!moreUpkeep) await nap(idlePollMs);
         continue;
       }
       busy++;
