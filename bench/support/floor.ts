@@ -12,10 +12,10 @@ import type { BenchDocument } from './corpus.ts';
  * table per query kind as Sift's index has. What a search engine cannot beat on this machine.
  */
 export const FLOOR_TABLES = ['documents', 'pages', 'coarse', 'fine'] as const;
+export type FloorTable = (typeof FLOOR_TABLES)[number];
 
 /** The floor's query: the k best rowids, k a literal as in Sift's searches (FTS5 plans knowing it). */
 export const floorQuerySql = (table: string, k: number): string => `select rowid, rank from ${table} where ${table} match ? order by rank limit ${Number(k)}`;
-export type FloorTable = (typeof FLOOR_TABLES)[number];
 
 export interface Floor {
   path: string;
