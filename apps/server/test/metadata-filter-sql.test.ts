@@ -1,5 +1,8 @@
 import fc from 'fast-check';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import * as metadataByCollection from '../src/db/migrations/012_metadata_by_collection.ts';
+import { filterCandidates } from '../src/db/search/filter.ts';
 import { filteredDocuments } from '../src/db/search/index.ts';
 import { matchesMetadata, parseMetadataFilter } from '../src/domain/metadata-filter.ts';
 import { type Harness, startHarness } from './harness.ts';
@@ -30,8 +33,16 @@ beforeAll(async () => {
     const response = await h.call('/v1/documents/add-document', { collection_name: 'filters', path: `d${String(i).padStart(2, '0')}`, content: { type: 'text', text: `doc ${i}` }, metadata }, f.keyA);
     expect(response.status).toBe(201);
   }
+  // Another organization's collection with the same metadata: never read by the first one's filters.
+  await h.call('/v1/collections/add-collection', { collection_name: 'filters' }, f.keyB);
+  for (const [i, metadata] of documents.entries()) {
+    const response = await h.call('/v1/documents/add-document', { collection_name: 'filters', path: `d${String(i).padStart(2, '0')}`, content: { type: 'text', text: `doc ${i}` }, metadata }, f.keyB);
+    expect(response.status).toBe(201);
+  }
   await f.workers.idle();
-  collectionId = (await h.database.db.selectFrom('collections').select('id').where('name', '=', 'filters').executeTakeFirstOrThrow()).id;
+  collectionId = (
+    await h.database.db.selectFrom('collections').select('id').where('name', '=', 'filters').where('organization_id', '=', f.organizationA).executeTakeFirstOrThrow()
+  ).id;
 });
 afterAll(async () => {
   await f.workers.stop();
@@ -63,4 +74,33 @@ test('the SQL filter selects exactly what the reference semantics accept', async
     }),
     { numRuns: 150 },
   );
+});
+
+/** The collections whose documents a filter's candidates (read through the metadata index) come from. */
+async function candidateCollections(raw: Record<string, unknown>): Promise<string[]> {
+  const candidates = filterCandidates(parseMetadataFilter(raw)!, collectionId)!;
+  const { rows } = await sql<{ collection_id: string }>`
+    select distinct d.collection_id from documents d where d.id in (select document_id from (${candidates}) c)`.execute(h.database.db);
+  return rows.map((row) => row.collection_id);
+}
+
+const indexedFilters = [{ x: { $eq: 'b' } }, { 'list:t': { $in: ['b', 'c'] } }, { $or: [{ x: { $eq: 'b' } }, { y: { $gte: 'b' } }] }, { $and: [{ x: { $lt: 'c' } }, { y: { $ne: 'a' } }] }];
+
+test("a filter reads the queried collection's metadata only, not another organization's with the same pairs", async () => {
+  for (const raw of indexedFilters) expect(await candidateCollections(raw)).toEqual([collectionId]);
+});
+
+test('migration 012 gives the metadata rows already stored their collection; filters answer the same after it', async () => {
+  const before = await filteredDocuments(h.database, collectionId, parseMetadataFilter({ x: { $eq: 'b' } })!, 1000);
+  await metadataByCollection.down(h.database.db as unknown as Kysely<unknown>);
+  await metadataByCollection.up(h.database.db as unknown as Kysely<unknown>);
+  const unassigned = await h.database.db
+    .selectFrom('document_metadata as m')
+    .innerJoin('documents as d', 'd.id', 'm.document_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .whereRef('m.collection_id', '!=', 'd.collection_id')
+    .executeTakeFirstOrThrow();
+  expect(Number(unassigned.n)).toBe(0);
+  for (const raw of indexedFilters) expect(await candidateCollections(raw)).toEqual([collectionId]);
+  expect(await filteredDocuments(h.database, collectionId, parseMetadataFilter({ x: { $eq: 'b' } })!, 1000)).toEqual(before);
 });

@@ -50,13 +50,13 @@ function rawContent(content: AddDocumentRequest['content']): { bytes: Buffer; si
   }
 }
 
-const metadataRows = (documentId: string, metadata: DocumentMetadata) =>
+const metadataRows = (document: { id: string; collectionId: string }, metadata: DocumentMetadata) =>
   Object.entries(metadata).flatMap(([key, value]) =>
-    [...new Set(Array.isArray(value) ? value : [value])].map((item) => ({ document_id: documentId, key, value: item })),
+    [...new Set(Array.isArray(value) ? value : [value])].map((item) => ({ document_id: document.id, collection_id: document.collectionId, key, value: item })),
   );
 
-async function writeMetadata(trx: Kysely<DB>, documentId: string, metadata: DocumentMetadata): Promise<void> {
-  const rows = metadataRows(documentId, metadata);
+async function writeMetadata(trx: Kysely<DB>, document: { id: string; collectionId: string }, metadata: DocumentMetadata): Promise<void> {
+  const rows = metadataRows(document, metadata);
   for (let start = 0; start < rows.length; start += 300) {
     await trx.insertInto('document_metadata').values(rows.slice(start, start + 300)).execute();
   }
@@ -106,7 +106,7 @@ export async function addDocument(database: Database, actor: ProviderActor, inpu
         await trx.deleteFrom('document_metadata').where('document_id', '=', existing.id).execute();
         // The old file's page images go with it; the new file's are made on request.
         await trx.deleteFrom('page_images').where('document_id', '=', existing.id).execute();
-        await writeMetadata(trx, existing.id, input.metadata);
+        await writeMetadata(trx, { id: existing.id, collectionId: collection.collectionId }, input.metadata);
         replacedHash = existing.file_hash;
       } else {
         const id = randomUUID();
@@ -124,7 +124,7 @@ export async function addDocument(database: Database, actor: ProviderActor, inpu
             text_bytes: 0,
           })
           .execute();
-        await writeMetadata(trx, id, input.metadata);
+        await writeMetadata(trx, { id, collectionId: collection.collectionId }, input.metadata);
       }
       addGroupedDocumentEvent(group, collection, 'added', { fileBytes: size });
     });
@@ -174,7 +174,7 @@ export async function updateDocument(database: Database, actor: Pick<ProviderAct
     }
     if (input.metadata) {
       await trx.deleteFrom('document_metadata').where('document_id', '=', document.id).execute();
-      await writeMetadata(trx, document.id, input.metadata);
+      await writeMetadata(trx, { id: document.id, collectionId: collection.collectionId }, input.metadata);
       if (status === 'indexed') status = 'not_indexed';
     }
     requeued = status !== document.index_status;

@@ -9,6 +9,7 @@ import * as collectionIndex from './007_collection_index.ts';
 import * as scaleOut from './009_scale_out.ts';
 import * as providerApi from './010_provider_api.ts';
 import * as compactPostings from './011_compact_postings.ts';
+import * as metadataByCollection from './012_metadata_by_collection.ts';
 
 /**
  * Migrations by name; Kysely runs them in name order. Each area adds its own file here
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '009_scale_out': scaleOut,
   '010_provider_api': providerApi,
   '011_compact_postings': compactPostings,
+  '012_metadata_by_collection': metadataByCollection,
 };

@@ -29,27 +29,29 @@ export function filterSql(node: FilterNode): RawBuilder<unknown> {
 }
 
 /**
- * Ids of documents that may pass a filter, found through the `document_metadata (key, value)`
- * index rather than by reading every document of the collection: a superset (every document
- * passing is in it; the filter itself is still applied to each), or null when the filter has no
- * part that index can find (only `$ne`, `$nin`, or an `$or` with such a branch).
+ * Ids of the documents of one collection that may pass a filter, found through the
+ * `document_metadata (collection_id, key, value)` index rather than by reading every document of
+ * the collection: a superset (every document passing is in it; the filter itself is still applied
+ * to each), or null when the filter has no part that index can find (only `$ne`, `$nin`, or an
+ * `$or` with such a branch). Other collections' metadata is never read.
  */
-export function filterCandidates(node: FilterNode): RawBuilder<unknown> | null {
+export function filterCandidates(node: FilterNode, collectionId: string): RawBuilder<unknown> | null {
+  const inCollection = sql`select document_id from document_metadata where collection_id = ${collectionId}`;
   switch (node.kind) {
     case 'compare':
       if (node.operator === '$ne') return null;
-      return sql`select document_id from document_metadata where key = ${node.key} and value ${sql.raw(comparisonSql[node.operator])} ${node.value}`;
+      return sql`${inCollection} and key = ${node.key} and value ${sql.raw(comparisonSql[node.operator])} ${node.value}`;
     case 'set':
       if (node.operator === '$nin') return null;
       if (node.values.length === 0) return sql`select null as document_id where 0`;
-      return sql`select document_id from document_metadata where key = ${node.key} and value in (${sql.join(node.values)})`;
+      return sql`${inCollection} and key = ${node.key} and value in (${sql.join(node.values)})`;
     case 'and': {
-      const parts = node.children.map(filterCandidates).filter((part): part is RawBuilder<unknown> => part !== null);
+      const parts = node.children.map((child) => filterCandidates(child, collectionId)).filter((part): part is RawBuilder<unknown> => part !== null);
       return parts.length === 0 ? null : sql.join(parts.map(wrapped), sql` intersect `);
     }
     case 'or': {
       if (node.children.length === 0) return sql`select null as document_id where 0`;
-      const parts = node.children.map(filterCandidates);
+      const parts = node.children.map((child) => filterCandidates(child, collectionId));
       return parts.some((part) => part === null) ? null : sql.join((parts as RawBuilder<unknown>[]).map(wrapped), sql` union `);
     }
   }

@@ -54,7 +54,7 @@ export function postgresSearchIndex({ db, searchDb }: Database): SearchIndex {
     // A filter the metadata index can answer (filter.ts): only the postings of the documents
     // that pass it are weighed, the document frequencies counted apart over the index (the
     // same numbers), so a selective filter does not weigh and sort every match (issue #11 pt 3).
-    const candidates = request.filter ? filterCandidates(request.filter) : null;
+    const candidates = request.filter ? filterCandidates(request.filter, request.collectionId) : null;
     if (request.filter && candidates) {
       return sql`
       with stats as materialized (

@@ -95,7 +95,7 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     join: (rowid: string) => RawBuilder<unknown>,
     columns: RawBuilder<unknown>,
   ): Promise<Row[] | null> => {
-    const candidates = filterCandidates(request.filter!);
+    const candidates = filterCandidates(request.filter!, request.collectionId);
     if (!candidates) return null;
     const table = ftsTable(granularity);
     // `+`: found by their ids, not by the collection index (which SQLite otherwise picks, and scans

@@ -52,6 +52,8 @@ export interface RetrievalTables {
   /** One row per metadata value (each element of a `list:` attribute): filters are EXISTS lookups. */
   document_metadata: {
     document_id: string;
+    /** The document's collection: the filters' index leads with it. */
+    collection_id: string;
     key: string;
     value: string;
   };
