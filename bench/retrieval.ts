@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { rerankModel } from '../apps/server/src/domain/models/registry.ts';
 import { type Cisi, cisiDirectory, loadCisi } from './support/cisi.ts';
 import { ndcgAt } from './support/ir-metrics.ts';
-import { type CorpusShape, generateCorpus, generateQueries, SHAPES } from './support/corpus.ts';
+import { type CorpusShape, generateCommonQueries, generateCorpus, generateQueries, SHAPES } from './support/corpus.ts';
 import { buildFloor, FLOOR_TABLES, type Floor, type FloorTable } from './support/floor.ts';
 import { floorAnalyzer } from './support/analyzer.ts';
 import { ingest, type IngestFigures } from './support/ingest.ts';
@@ -20,6 +20,9 @@ import { banner, percentile, progress, round } from './support/stats.ts';
  *    shows every document final), against the floor's indexing MB/s of the same text;
  *  - HTTP p50/p99 of the four query kinds (k = 25), one request at a time, against the floor:
  *    the same query on FTS5 in this process, on a file holding only this collection's rows.
+ * With small documents, filtered queries too: p50 of top-documents and fine top-snippets with
+ * metadata filters passing 0.5%, 10%, 50% and 90% of the documents, against the same queries
+ * unfiltered, with the usual queries and with queries of the most common terms (issue #11 pt 3).
  * Then the neighbour effect: the judged CISI collection of another organization, its p50 and
  * nDCG@10 alone and beside the 20 MB collection; and nDCG@10 of BM25 and of BM25's top 50
  * reranked by the built-in `zerank-2`. Every latency run starts once the server has gone quiet
@@ -47,6 +50,15 @@ interface LatencyRow {
   target: number;
 }
 
+interface FilteredRow {
+  kind: string;
+  queries: string;
+  filter: string;
+  p50: number;
+  /** The same queries unfiltered. */
+  unfilteredP50: number;
+}
+
 interface ShapeResult {
   shape: CorpusShape;
   ingest: IngestFigures;
@@ -56,6 +68,8 @@ interface ShapeResult {
   latency: LatencyRow[];
   /** Seconds waited before the latency runs for the server to go quiet (sift.quiet). */
   quietSeconds: number;
+  /** Small documents only. */
+  filtered: FilteredRow[];
 }
 
 interface JudgedFigures {
@@ -104,7 +118,7 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
       await bench.collections.add({ collection_name: shape });
       progress(`${shape}: ingesting ${documents.length} documents`);
       const cpuBefore = sift.cpuSeconds();
-      const figures = await ingest(bench, shape, documents);
+      const figures = await ingest(bench, shape, documents, { metadata: (i) => ({ group: `g${i % 10}`, shard: `s${i % 200}` }) });
       const ingestCpuSeconds = sift.cpuSeconds() - cpuBefore;
       progress(`${shape}: ${figures.megabytesPerSecond.toFixed(2)} MB/s; building the floor`);
       if (judged && !judged.beside) judged.beside = await measureJudged(sift, cisi!);
@@ -119,6 +133,7 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
         floorMegabytesPerSecond: { textOnce: floor.megabytes / floor.indexSeconds.documents, allTables: floor.megabytes / floorSeconds },
         latency: await measureLatency(sift, shape, floor, queries),
         quietSeconds,
+        filtered: shape === 'small' ? await measureFiltered(sift, shape, queries.slice(0, 100)) : [],
       });
       floor.close();
     }
@@ -173,6 +188,44 @@ async function measureLatency(sift: Sift, collection: string, floor: Floor, quer
     const p50 = percentile(http, 50);
     const floorP50 = percentile(fts, 50);
     rows.push({ kind: item.kind, cpuMs, p50, p99: percentile(http, 99), floorP50, floorP99: percentile(fts, 99), ratio: p50 / floorP50, target: item.target });
+  }
+  return rows;
+}
+
+/** Metadata filters of each selectivity (documents i have group g<i % 10> and shard s<i % 200>). */
+const FILTERS: { name: string; filter: object }[] = [
+  { name: 'shard = s7 (0.5%)', filter: { shard: { $eq: 's7' } } },
+  { name: 'group = g3 (10%)', filter: { group: { $eq: 'g3' } } },
+  { name: 'group in 5 values (50%)', filter: { group: { $in: ['g0', 'g1', 'g2', 'g3', 'g4'] } } },
+  { name: 'group != g0 (90%)', filter: { group: { $ne: 'g0' } } },
+];
+
+/** p50 of filtered queries, one at a time, each filter's run beside the same queries unfiltered. */
+async function measureFiltered(sift: Sift, collection: string, queries: string[]): Promise<FilteredRow[]> {
+  const key = sift.keys.Bench!;
+  const kinds = [SIFT_KINDS[0]!, SIFT_KINDS[3]!];
+  const querySets = [
+    { name: 'usual', queries },
+    { name: 'common terms', queries: generateCommonQueries(queries.length) },
+  ];
+  const p50 = async (path: string, bodies: object[]) => {
+    const samples: number[] = [];
+    for (const [i, body] of [...bodies.slice(0, 10), ...bodies].entries()) {
+      const t = performance.now();
+      await sift.post(path, body, key);
+      if (i >= 10) samples.push(performance.now() - t);
+    }
+    return percentile(samples, 50);
+  };
+  const rows: FilteredRow[] = [];
+  for (const item of kinds) {
+    for (const set of querySets) {
+      const plain = set.queries.map((query) => item.body(collection, query));
+      const unfilteredP50 = await p50(item.path, plain);
+      for (const { name, filter } of FILTERS) {
+        rows.push({ kind: item.kind, queries: set.name, filter: name, p50: await p50(item.path, plain.map((body) => ({ ...body, filter }))), unfilteredP50 });
+      }
+    }
   }
   return rows;
 }
@@ -251,6 +304,19 @@ function printRetrieval(result: RetrievalBenchResult, megabytes: number, queryCo
         'p50 ratio': round(row.ratio),
         'server CPU ms/query': round(row.cpuMs, 3),
         target: `<= ${row.target}`,
+      })),
+    );
+  }
+  for (const shape of result.shapes.filter((figures) => figures.filtered.length > 0)) {
+    console.log(`\nFiltered queries, ${SHAPES[shape.shape]}, k = ${K}, one at a time: p50 with a metadata filter against the same queries without it`);
+    console.table(
+      shape.filtered.map((row) => ({
+        kind: row.kind,
+        queries: row.queries,
+        filter: row.filter,
+        'p50 ms': round(row.p50),
+        'unfiltered p50 ms': round(row.unfilteredP50),
+        'vs unfiltered': round(row.p50 / row.unfilteredP50),
       })),
     );
   }

@@ -94,4 +94,10 @@ export function generateQueries(count: number, seed = 11): string[] {
   return Array.from({ length: count }, () => generate.query());
 }
 
+/** Queries of two of the eight most frequent content words, which nearly every row holds. */
+export function generateCommonQueries(count: number, seed = 13): string[] {
+  const next = random(seed);
+  return Array.from({ length: count }, () => `${VOCABULARY[Math.floor(next() * 8)]} ${VOCABULARY[Math.floor(next() * 8)]}`);
+}
+
 export const megabytesOf = (documents: BenchDocument[]) => documents.reduce((sum, document) => sum + document.bytes, 0) / 1e6;
