@@ -3,6 +3,7 @@ import type { Database, DB } from '../schema.ts';
 import { ANALYZED_ONCE_CHARS, analyzeInSlices, BM25_B, BM25_K1, type TextTerms, textTerms } from './analyzer.ts';
 import { candidatesAreExact, filterCandidates, filterSql } from './filter.ts';
 import { canBeAmongK, commonBound, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
+import type { FilterNode } from './filter-node.ts';
 import type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit, WeightedTerm } from './types.ts';
 
 /** Postings name their collection by a bigint key (migration 011); none yet, no postings. */
@@ -29,14 +30,17 @@ export function postgresSearchIndex({ db, searchDb }: Database): SearchIndex {
    * the collection nor the terms): every unfiltered shape below is index lookups whatever those are
    * (the postings of each term through a lateral subquery that the planner cannot turn into a scan
    * of the collection), and planning each query anew cost as much as running it. A filtered search
-   * is planned for its values (a generic plan cannot know how selective the filter is).
+   * is planned for its values, in a transaction that first finds the documents passing the filter
+   * (passingDocuments) and hands them to `query`; none passing, no rows.
    */
-  const search = async <Row>(query: RawBuilder<Row>, { filtered }: { filtered: boolean }): Promise<Row[]> => {
+  const search = async <Row>(request: SearchRequest, query: (passing: number[] | null) => RawBuilder<Row>): Promise<Row[]> => {
     const pool = searchDb ?? db;
-    if (!filtered) return (await query.execute(pool)).rows;
+    if (!request.filter) return (await query(null).execute(pool)).rows;
     return pool.transaction().execute(async (trx) => {
       await sql`set local plan_cache_mode = force_custom_plan`.execute(trx);
-      return (await query.execute(trx)).rows;
+      const passing = await passingDocuments(trx, request.collectionId, request.filter!);
+      if (passing?.length === 0) return [];
+      return (await query(passing).execute(trx)).rows;
     });
   };
 
@@ -46,35 +50,27 @@ export function postgresSearchIndex({ db, searchDb }: Database): SearchIndex {
    * A filter drops matched rows of other documents after the document frequencies are counted.
    * Each term's part is multiplied by its weight (1 for a plain query; relevance feedback's otherwise).
    */
-  const best = (granularity: Granularity, request: SearchRequest, query: WeightedTerm[]): RawBuilder<unknown> => {
+  const best = (granularity: Granularity, request: SearchRequest, query: WeightedTerm[], passing: number[] | null): RawBuilder<unknown> => {
     const terms = query.map(({ term }) => term);
     const weights = query.map(({ weight }) => weight);
     const collectionKey = collectionKeyOf(request.collectionId);
     const code = GRANULARITY_CODES[granularity];
-    // A filter the metadata index can answer (filter.ts): the documents passing it are found
-    // through that index (issue #11 pt 3) and the terms' postings kept where their document is one
-    // of them, looked up in a hash of those documents rather than in the documents table, posting
-    // by posting. Reaching the postings through the passing documents instead (their index on
-    // document_seq) read every posting of every passing document: a filter passing half of 20 MB
-    // took 190 ms a query that way.
-    const candidates = request.filter ? filterCandidates(request.filter, request.collectionId) : null;
-    const passing = candidates
-      ? sql`passing as materialized (
-          select d.seq from documents d where d.id in (${candidates}) and d.collection_id = ${request.collectionId}
-            ${candidatesAreExact(request.filter!) ? sql`` : sql`and ${filterSql(request.filter!)}`}
-        ),`
-      : sql``;
+    // A filter the metadata index answered (passingDocuments): the terms' postings are kept where
+    // their document is one of those passing, a constant array that PostgreSQL looks up in a hash
+    // whatever its estimates. As a join, the planner's estimate of the passing documents decided
+    // the plan: taken for one document (statistics not yet updated after an ingestion) it compared
+    // each posting with every passing document, 112 ms a query; reached through their postings'
+    // document index, a filter passing half of 20 MB read every one of their postings, 190 ms.
     const kept = !request.filter
       ? sql``
-      : candidates
-        ? sql`where w.document_seq in (select seq from passing)`
+      : passing
+        ? sql`where w.document_seq = any(${passing}::bigint[])`
         : sql`where exists (select 1 from documents d where d.seq = w.document_seq and ${filterSql(request.filter)})`;
     return sql`
       with stats as materialized (
         select coalesce(sum(rows), 0)::float8 as n, coalesce(sum(tokens), 0)::float8 as tokens
         from search_stats where collection_id = ${request.collectionId} and granularity = ${granularity}
       ),
-      ${passing}
       matched as (
         select p.row_seq, p.document_seq, q.weight, p.tf::float8 as tf, p.length::float8 as length, count(*) over (partition by q.term)::float8 as df
         from unnest(${terms}::text[], ${weights}::float8[]) as q(term, weight)
@@ -101,38 +97,35 @@ export function postgresSearchIndex({ db, searchDb }: Database): SearchIndex {
     async topDocuments(request) {
       const terms = rankingTerms(request);
       if (terms.length === 0) return [];
-      const rows = await search(
+      const rows = await search(request, (passing) =>
         sql<DocumentHit & { weight: number }>`
-        ${withBestRows(request.k, best('documents', request, terms))}
+        ${withBestRows(request.k, best('documents', request, terms, passing))}
         select d.id as "documentId", d.path as path, d.metadata as metadata, t.weight as weight
         from t join documents d on d.seq = t."rowSeq" where ${canBeAmongK}`,
-        { filtered: request.filter !== null },
       );
       return rankHits(rows, request.k, (hit) => [hit.path]);
     },
     async topPages(request) {
       const terms = rankingTerms(request);
       if (terms.length === 0) return [];
-      const rows = await search(
+      const rows = await search(request, (passing) =>
         sql<PageHit & { weight: number }>`
-        ${withBestRows(request.k, best('pages', request, terms))}
+        ${withBestRows(request.k, best('pages', request, terms, passing))}
         select d.id as "documentId", d.path as path, d.metadata as metadata, p.page_index as "pageIndex",
                ${sql.raw(request.includeContent ? 'p.content' : 'null')} as content, t.weight as weight
         from t join pages p on p.seq = t."rowSeq" join documents d on d.id = p.document_id where ${canBeAmongK}`,
-        { filtered: request.filter !== null },
       );
       return rankHits(rows, request.k, (hit) => [hit.path, hit.pageIndex]);
     },
     async topSnippets(request) {
       const terms = rankingTerms(request);
       if (terms.length === 0) return [];
-      const rows = await search(
+      const rows = await search(request, (passing) =>
         sql<SnippetHit & { weight: number }>`
-        ${withBestRows(request.k, best(request.granularity, request, terms))}
+        ${withBestRows(request.k, best(request.granularity, request, terms, passing))}
         select d.id as "documentId", d.path as path, d.metadata as metadata, c.start_index as "startIndex", c.end_index as "endIndex",
                c.page_start as "pageStart", c.page_end as "pageEnd", c.content as content, t.weight as weight
         from t join chunks c on c.seq = t."rowSeq" join documents d on d.id = c.document_id where ${canBeAmongK}`,
-        { filtered: request.filter !== null },
       );
       return rankHits(rows, request.k, (hit) => [hit.path, hit.startIndex]);
     },
@@ -162,6 +155,20 @@ export function postgresSearchIndex({ db, searchDb }: Database): SearchIndex {
     // PostgreSQL's B-trees need no merging; its planner needs statistics.
     upkeepStep: () => analyzeStaleSearchTables(db),
   };
+}
+
+/**
+ * The documents of a collection passing a filter, found through the metadata index (filter.ts),
+ * each candidate looked up by its id (never a scan of the documents of every organization); null
+ * when that index cannot answer the filter.
+ */
+async function passingDocuments(trx: Kysely<DB>, collectionId: string, filter: FilterNode): Promise<number[] | null> {
+  const candidates = filterCandidates(filter, collectionId);
+  if (!candidates) return null;
+  const { rows } = await sql<{ seq: string | number }>`
+    select d.seq from documents d where d.id = any(array(select document_id from (${candidates}) c)) and d.collection_id = ${collectionId}
+      ${candidatesAreExact(filter) ? sql`` : sql`and ${filterSql(filter)}`}`.execute(trx);
+  return rows.map((row) => Number(row.seq));
 }
 
 /**
