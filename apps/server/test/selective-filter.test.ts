@@ -88,3 +88,10 @@ describe('a selective filter', () => {
     }
   }
 });
+
+test('a filter that no document can pass (an empty $in, an empty $or) answers no rows', async () => {
+  for (const filter of [{ group: { $in: [] } }, { $or: [] }, { $and: [{ group: { $eq: 'g1' } }, { 'list:tags': { $in: [] } }] }]) {
+    for (const kind of Object.values(KINDS)) expect(await query(kind, filter, 3)).toEqual([]);
+  }
+});
+

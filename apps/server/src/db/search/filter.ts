@@ -43,14 +43,14 @@ export function filterCandidates(node: FilterNode, collectionId: string): RawBui
       return sql`${inCollection} and key = ${node.key} and value ${sql.raw(comparisonSql[node.operator])} ${node.value}`;
     case 'set':
       if (node.operator === '$nin') return null;
-      if (node.values.length === 0) return sql`select null as document_id where 0`;
+      if (node.values.length === 0) return sql`select cast(null as text) as document_id where 1 = 0`;
       return sql`${inCollection} and key = ${node.key} and value in (${sql.join(node.values)})`;
     case 'and': {
       const parts = node.children.map((child) => filterCandidates(child, collectionId)).filter((part): part is RawBuilder<unknown> => part !== null);
       return parts.length === 0 ? null : sql.join(parts.map(wrapped), sql` intersect `);
     }
     case 'or': {
-      if (node.children.length === 0) return sql`select null as document_id where 0`;
+      if (node.children.length === 0) return sql`select cast(null as text) as document_id where 1 = 0`;
       const parts = node.children.map((child) => filterCandidates(child, collectionId));
       return parts.some((part) => part === null) ? null : sql.join((parts as RawBuilder<unknown>[]).map(wrapped), sql` union `);
     }
