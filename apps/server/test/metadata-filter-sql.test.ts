@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import * as metadataByCollection from '../src/db/migrations/012_metadata_by_collection.ts';
 import { filterCandidates } from '../src/db/search/filter.ts';
-import { filteredDocuments } from '../src/db/search/index.ts';
+import { filteredDocuments, searchIndex } from '../src/db/search/index.ts';
 import { matchesMetadata, parseMetadataFilter } from '../src/domain/metadata-filter.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
@@ -71,6 +71,20 @@ test('the SQL filter selects exactly what the reference semantics accept', async
       const rows = await filteredDocuments(h.database, collectionId, parsed, 1000);
       const expected = documents.flatMap((metadata, i) => (matchesMetadata(parsed, metadata) ? [`d${String(i).padStart(2, '0')}`] : []));
       expect(rows.map((row) => row.path)).toEqual(expected);
+    }),
+    { numRuns: 150 },
+  );
+});
+
+test('a search with the filter keeps exactly the documents the reference semantics accept, whichever path answers it', async () => {
+  const index = searchIndex(h.database);
+  await fc.assert(
+    fc.asyncProperty(filter, async (raw) => {
+      const parsed = parseMetadataFilter(raw)!;
+      // Every document holds the word "doc": the search matches them all, and the filter decides.
+      const hits = await index.topDocuments({ collectionId, query: 'doc', k: 1000, filter: parsed });
+      const expected = documents.flatMap((metadata, i) => (matchesMetadata(parsed, metadata) ? [`d${String(i).padStart(2, '0')}`] : []));
+      expect(hits.map((hit) => hit.path).sort()).toEqual(expected);
     }),
     { numRuns: 150 },
   );
