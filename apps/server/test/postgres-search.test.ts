@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
+import { PreparedStatementsClient } from '../src/db/prepared-statements-client.ts';
 import { searchIndex } from '../src/db/search/index.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
@@ -84,5 +85,24 @@ test.runIf(postgres)('a search is prepared once per connection and planned once;
     ]);
   } finally {
     await database.destroy();
+  }
+});
+
+test.runIf(postgres)('a connection keeps at most 256 statements prepared; past them, statements still answer, unprepared', async () => {
+  const client = new PreparedStatementsClient({ connectionString: h.config.databaseUrl });
+  await client.connect();
+  try {
+    for (let i = 0; i < 300; i++) {
+      const { rows } = await client.query(`select $1::int + ${i} as n`, [1]);
+      expect(rows[0].n).toBe(i + 1);
+    }
+    const prepared = async () => Number((await client.query('select count(*) as n from pg_prepared_statements')).rows[0].n);
+    expect(await prepared()).toBe(256);
+    // One of the first 256 runs on its prepared statement again; one past them is not kept.
+    expect((await client.query('select $1::int + 7 as n', [1])).rows[0].n).toBe(8);
+    expect((await client.query('select $1::int + 299 as n', [1])).rows[0].n).toBe(300);
+    expect(await prepared()).toBe(256);
+  } finally {
+    await client.end();
   }
 });
