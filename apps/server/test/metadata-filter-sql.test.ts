@@ -94,7 +94,7 @@ test('a search with the filter keeps exactly the documents the reference semanti
 async function candidateCollections(raw: Record<string, unknown>): Promise<string[]> {
   const candidates = filterCandidates(parseMetadataFilter(raw)!, collectionId)!;
   const { rows } = await sql<{ collection_id: string }>`
-    select distinct d.collection_id from documents d where d.id in (select document_id from (${candidates}) c)`.execute(h.database.db);
+    select distinct d.collection_id from documents d where d.seq in (select document_seq from (${candidates}) c)`.execute(h.database.db);
   return rows.map((row) => row.collection_id);
 }
 
@@ -104,17 +104,35 @@ test("a filter reads the queried collection's metadata only, not another organiz
   for (const raw of indexedFilters) expect(await candidateCollections(raw)).toEqual([collectionId]);
 });
 
-test('migration 012 gives the metadata rows already stored their collection; filters answer the same after it', async () => {
-  const before = await filteredDocuments(h.database, collectionId, parseMetadataFilter({ x: { $eq: 'b' } })!, 1000);
-  await metadataByCollection.down(h.database.db as unknown as Kysely<unknown>);
-  await metadataByCollection.up(h.database.db as unknown as Kysely<unknown>);
-  const unassigned = await h.database.db
+/** Metadata rows whose collection or document seq is not their document's. */
+async function misattributedMetadata(): Promise<number> {
+  const row = await h.database.db
     .selectFrom('document_metadata as m')
     .innerJoin('documents as d', 'd.id', 'm.document_id')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .whereRef('m.collection_id', '!=', 'd.collection_id')
+    .where((eb) => eb.or([eb('m.collection_id', '!=', eb.ref('d.collection_id')), eb('m.document_seq', '!=', eb.ref('d.seq'))]))
     .executeTakeFirstOrThrow();
-  expect(Number(unassigned.n)).toBe(0);
+  return Number(row.n);
+}
+
+test("metadata written by an upload, an overwrite and an update names its document's collection and seq; a filter finds it", async () => {
+  const add = (metadata: Record<string, string>, overwrite: boolean) =>
+    h.call('/v1/documents/add-document', { collection_name: 'filters', path: 'moved', content: { type: 'text', text: 'doc moved' }, metadata, overwrite }, f.keyB);
+  expect((await add({ x: 'first' }, false)).status).toBe(201);
+  expect((await add({ x: 'second' }, true)).status).toBe(200);
+  expect((await h.call('/v1/documents/update-document', { collection_name: 'filters', path: 'moved', metadata: { x: 'third' } }, f.keyB)).status).toBe(200);
+  await f.workers.idle();
+  expect(await misattributedMetadata()).toBe(0);
+  const other = (await h.database.db.selectFrom('collections').select('id').where('name', '=', 'filters').where('organization_id', '=', f.organizationB).executeTakeFirstOrThrow()).id;
+  const hits = await searchIndex(h.database).topDocuments({ collectionId: other, query: 'doc', k: 10, filter: parseMetadataFilter({ x: { $eq: 'third' } })! });
+  expect(hits.map((hit) => hit.path)).toEqual(['moved']);
+});
+
+test('migration 012 gives the metadata rows already stored their collection and document seq; filters answer the same after it', async () => {
+  const before = await filteredDocuments(h.database, collectionId, parseMetadataFilter({ x: { $eq: 'b' } })!, 1000);
+  await metadataByCollection.down(h.database.db as unknown as Kysely<unknown>);
+  await metadataByCollection.up(h.database.db as unknown as Kysely<unknown>);
+  expect(await misattributedMetadata()).toBe(0);
   for (const raw of indexedFilters) expect(await candidateCollections(raw)).toEqual([collectionId]);
   expect(await filteredDocuments(h.database, collectionId, parseMetadataFilter({ x: { $eq: 'b' } })!, 1000)).toEqual(before);
 });

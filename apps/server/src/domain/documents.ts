@@ -50,12 +50,24 @@ function rawContent(content: AddDocumentRequest['content']): { bytes: Buffer; si
   }
 }
 
-const metadataRows = (document: { id: string; collectionId: string }, metadata: DocumentMetadata) =>
+interface MetadataOwner {
+  id: string;
+  seq: number;
+  collectionId: string;
+}
+
+const metadataRows = (document: MetadataOwner, metadata: DocumentMetadata) =>
   Object.entries(metadata).flatMap(([key, value]) =>
-    [...new Set(Array.isArray(value) ? value : [value])].map((item) => ({ document_id: document.id, collection_id: document.collectionId, key, value: item })),
+    [...new Set(Array.isArray(value) ? value : [value])].map((item) => ({
+      document_id: document.id,
+      document_seq: document.seq,
+      collection_id: document.collectionId,
+      key,
+      value: item,
+    })),
   );
 
-async function writeMetadata(trx: Kysely<DB>, document: { id: string; collectionId: string }, metadata: DocumentMetadata): Promise<void> {
+async function writeMetadata(trx: Kysely<DB>, document: MetadataOwner, metadata: DocumentMetadata): Promise<void> {
   const rows = metadataRows(document, metadata);
   for (let start = 0; start < rows.length; start += 300) {
     await trx.insertInto('document_metadata').values(rows.slice(start, start + 300)).execute();
@@ -81,7 +93,7 @@ export async function addDocument(database: Database, actor: ProviderActor, inpu
       const existing = input.overwrite
         ? await trx
             .selectFrom('documents')
-            .select(['id', 'file_hash'])
+            .select(['id', 'seq', 'file_hash'])
             .where('collection_id', '=', collection.collectionId)
             .where('path', '=', input.path)
             .executeTakeFirst()
@@ -106,11 +118,11 @@ export async function addDocument(database: Database, actor: ProviderActor, inpu
         await trx.deleteFrom('document_metadata').where('document_id', '=', existing.id).execute();
         // The old file's page images go with it; the new file's are made on request.
         await trx.deleteFrom('page_images').where('document_id', '=', existing.id).execute();
-        await writeMetadata(trx, { id: existing.id, collectionId: collection.collectionId }, input.metadata);
+        await writeMetadata(trx, { id: existing.id, seq: existing.seq, collectionId: collection.collectionId }, input.metadata);
         replacedHash = existing.file_hash;
       } else {
         const id = randomUUID();
-        await trx
+        const { seq } = await trx
           .insertInto('documents')
           .values({
             id,
@@ -123,8 +135,9 @@ export async function addDocument(database: Database, actor: ProviderActor, inpu
             text: null,
             text_bytes: 0,
           })
-          .execute();
-        await writeMetadata(trx, { id, collectionId: collection.collectionId }, input.metadata);
+          .returning('seq')
+          .executeTakeFirstOrThrow();
+        await writeMetadata(trx, { id, seq, collectionId: collection.collectionId }, input.metadata);
       }
       addGroupedDocumentEvent(group, collection, 'added', { fileBytes: size });
     });
@@ -144,7 +157,7 @@ export async function addDocument(database: Database, actor: ProviderActor, inpu
 async function requireDocument(trx: Kysely<DB>, collectionId: string, path: string) {
   const row = await trx
     .selectFrom('documents')
-    .select(['id', 'index_status', 'metadata'])
+    .select(['id', 'seq', 'index_status', 'metadata'])
     .where('collection_id', '=', collectionId)
     .where('path', '=', path)
     .executeTakeFirst();
@@ -174,7 +187,7 @@ export async function updateDocument(database: Database, actor: Pick<ProviderAct
     }
     if (input.metadata) {
       await trx.deleteFrom('document_metadata').where('document_id', '=', document.id).execute();
-      await writeMetadata(trx, { id: document.id, collectionId: collection.collectionId }, input.metadata);
+      await writeMetadata(trx, { id: document.id, seq: document.seq, collectionId: collection.collectionId }, input.metadata);
       if (status === 'indexed') status = 'not_indexed';
     }
     requeued = status !== document.index_status;

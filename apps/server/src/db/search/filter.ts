@@ -29,28 +29,29 @@ export function filterSql(node: FilterNode): RawBuilder<unknown> {
 }
 
 /**
- * Ids of the documents of one collection that may pass a filter, found through the
- * `document_metadata (collection_id, key, value)` index rather than by reading every document of
- * the collection: a superset (every document passing is in it; the filter itself is still applied
- * to each), or null when the filter has no part that index can find (only `$ne`, `$nin`, or an
- * `$or` with such a branch). Other collections' metadata is never read.
+ * The `seq` (column `document_seq`) of the documents of one collection that may pass a filter,
+ * found through the `document_metadata (collection_id, key, value, document_seq)` index alone
+ * rather than by reading every document of the collection: a superset (every document passing is
+ * in it; unless candidatesAreExact, the filter itself is still applied to each), or null when
+ * the filter has no part that index can find (only `$ne`, `$nin`, or an `$or` with such a branch).
+ * Other collections' metadata is never read. A document may appear more than once.
  */
 export function filterCandidates(node: FilterNode, collectionId: string): RawBuilder<unknown> | null {
-  const inCollection = sql`select document_id from document_metadata where collection_id = ${collectionId}`;
+  const inCollection = sql`select document_seq from document_metadata where collection_id = ${collectionId}`;
   switch (node.kind) {
     case 'compare':
       if (node.operator === '$ne') return null;
       return sql`${inCollection} and key = ${node.key} and value ${sql.raw(comparisonSql[node.operator])} ${node.value}`;
     case 'set':
       if (node.operator === '$nin') return null;
-      if (node.values.length === 0) return sql`select cast(null as text) as document_id where 1 = 0`;
+      if (node.values.length === 0) return sql`select cast(null as bigint) as document_seq where 1 = 0`;
       return sql`${inCollection} and key = ${node.key} and value in (${sql.join(node.values)})`;
     case 'and': {
       const parts = node.children.map((child) => filterCandidates(child, collectionId)).filter((part): part is RawBuilder<unknown> => part !== null);
       return parts.length === 0 ? null : sql.join(parts.map(wrapped), sql` intersect `);
     }
     case 'or': {
-      if (node.children.length === 0) return sql`select cast(null as text) as document_id where 1 = 0`;
+      if (node.children.length === 0) return sql`select cast(null as bigint) as document_seq where 1 = 0`;
       const parts = node.children.map((child) => filterCandidates(child, collectionId));
       return parts.some((part) => part === null) ? null : sql.join((parts as RawBuilder<unknown>[]).map(wrapped), sql` union `);
     }
@@ -76,4 +77,4 @@ export function candidatesAreExact(node: FilterNode): boolean {
 }
 
 /** A compound select as one operand of another (neither dialect takes a parenthesised compound there). */
-const wrapped = (part: RawBuilder<unknown>) => sql`select document_id from (${part}) as part`;
+const wrapped = (part: RawBuilder<unknown>) => sql`select document_seq from (${part}) as part`;

@@ -158,16 +158,18 @@ export function postgresSearchIndex({ db, searchDb }: Database): SearchIndex {
 }
 
 /**
- * The documents of a collection passing a filter, found through the metadata index (filter.ts),
- * each candidate looked up by its id (never a scan of the documents of every organization); null
- * when that index cannot answer the filter.
+ * The documents (seq) of a collection passing a filter, found through the metadata index
+ * (filter.ts), read from that index alone when it answers the filter exactly, or else each
+ * candidate looked up by its seq and checked (never a scan of the documents of every
+ * organization); null when that index cannot answer the filter.
  */
 async function passingDocuments(trx: Kysely<DB>, collectionId: string, filter: FilterNode): Promise<number[] | null> {
   const candidates = filterCandidates(filter, collectionId);
   if (!candidates) return null;
-  const { rows } = await sql<{ seq: string | number }>`
-    select d.seq from documents d where d.id = any(array(select document_id from (${candidates}) c)) and d.collection_id = ${collectionId}
-      ${candidatesAreExact(filter) ? sql`` : sql`and ${filterSql(filter)}`}`.execute(trx);
+  const { rows } = candidatesAreExact(filter)
+    ? await sql<{ seq: string | number }>`select distinct document_seq as seq from (${candidates}) c`.execute(trx)
+    : await sql<{ seq: string | number }>`
+        select d.seq from documents d where d.seq = any(array(select document_seq from (${candidates}) c)) and d.collection_id = ${collectionId} and ${filterSql(filter)}`.execute(trx);
   return rows.map((row) => Number(row.seq));
 }
 

@@ -100,7 +100,7 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     const table = ftsTable(granularity);
     // `+`: found by their ids, not by the collection index (which SQLite otherwise picks, and scans
     // every document of the collection).
-    const passing = sql`d.id in (${candidates}) and +d.collection_id = ${request.collectionId} ${candidatesAreExact(request.filter!) ? sql`` : sql`and ${filterSql(request.filter!)}`}`;
+    const passing = sql`d.seq in (${candidates}) and +d.collection_id = ${request.collectionId} ${candidatesAreExact(request.filter!) ? sql`` : sql`and ${filterSql(request.filter!)}`}`;
     const rowsOfPassing = {
       documents: sql`select d.seq from documents d where ${passing}`,
       pages: sql`select p.seq from documents d join pages p on p.document_id = d.id where ${passing}`,

@@ -52,8 +52,9 @@ export interface RetrievalTables {
   /** One row per metadata value (each element of a `list:` attribute): filters are EXISTS lookups. */
   document_metadata: {
     document_id: string;
-    /** The document's collection: the filters' index leads with it. */
+    /** The document's collection and seq: the filters' index is (collection, key, value, seq). */
     collection_id: string;
+    document_seq: number;
     key: string;
     value: string;
   };
