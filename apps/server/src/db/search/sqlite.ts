@@ -81,7 +81,7 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
 
   /**
    * A selective filter (issue #11 pt 3): when the documents passing it, found through the metadata
-   * index, hold few rows of this granularity (SELECTIVE_ROWS, SELECTIVE_TOKENS), only those rows are ranked, by
+   * index, hold few rows of this granularity (SELECTIVE_ROWS, JOIN_IN_TERMS), only those rows are ranked, by
    * FTS5's own BM25 (bm25(): the same statistics, N, average length and document frequencies of
    * the whole collection, and the same arithmetic) computed here from their stored terms, instead
    * of ranking every match of the query in the collection and dropping those the filter refuses.
@@ -98,7 +98,7 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     const candidates = filterCandidates(request.filter!, request.collectionId);
     if (!candidates) return null;
     const table = ftsTable(granularity);
-    // `+`: found by their ids, not by the collection index (which SQLite otherwise picks, and scans
+    // `+`: found by their seq, not by the collection index (which SQLite otherwise picks, and scans
     // every document of the collection).
     const passing = sql`d.seq in (${candidates}) and +d.collection_id = ${request.collectionId} ${candidatesAreExact(request.filter!) ? sql`` : sql`and ${filterSql(request.filter!)}`}`;
     const rowsOfPassing = {
