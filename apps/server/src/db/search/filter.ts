@@ -29,52 +29,48 @@ export function filterSql(node: FilterNode): RawBuilder<unknown> {
 }
 
 /**
- * The `seq` (column `document_seq`) of the documents of one collection that may pass a filter,
- * found through the `document_metadata (collection_id, key, value, document_seq)` index alone
- * rather than by reading every document of the collection: a superset (every document passing is
- * in it; unless candidatesAreExact, the filter itself is still applied to each), or null when
- * the filter has no part that index can find (only `$ne`, `$nin`, or an `$or` with such a branch).
- * Other collections' metadata is never read. A document may appear more than once.
+ * The documents of one collection that may pass a filter, found through the `document_metadata
+ * (collection_id, key, value, document_seq)` index alone rather than by reading every document of
+ * the collection. `seqs` selects their `document_seq` (a document may appear more than once);
+ * `exact` says they are exactly the documents passing, so nothing is left to check on each (a
+ * filter passing half of 20 MB spent most of its time checking again, document by document, what
+ * the index had just answered); otherwise they are a superset and the filter is applied to each.
+ * Null when the filter has no part that index can find (only `$ne`, `$nin`, or an `$or` with
+ * such a branch). Other collections' metadata is never read.
  */
-export function filterCandidates(node: FilterNode, collectionId: string): RawBuilder<unknown> | null {
+export interface FilterCandidates {
+  seqs: RawBuilder<unknown>;
+  exact: boolean;
+}
+
+const NO_CANDIDATES: FilterCandidates = { seqs: sql`select cast(null as bigint) as document_seq where 1 = 0`, exact: true };
+
+export function filterCandidates(node: FilterNode, collectionId: string): FilterCandidates | null {
   const inCollection = sql`select document_seq from document_metadata where collection_id = ${collectionId}`;
   switch (node.kind) {
     case 'compare':
       if (node.operator === '$ne') return null;
-      return sql`${inCollection} and key = ${node.key} and value ${sql.raw(comparisonSql[node.operator])} ${node.value}`;
+      return { seqs: sql`${inCollection} and key = ${node.key} and value ${sql.raw(comparisonSql[node.operator])} ${node.value}`, exact: true };
     case 'set':
       if (node.operator === '$nin') return null;
-      if (node.values.length === 0) return sql`select cast(null as bigint) as document_seq where 1 = 0`;
-      return sql`${inCollection} and key = ${node.key} and value in (${sql.join(node.values)})`;
+      if (node.values.length === 0) return NO_CANDIDATES;
+      return { seqs: sql`${inCollection} and key = ${node.key} and value in (${sql.join(node.values)})`, exact: true };
     case 'and': {
-      const parts = node.children.map((child) => filterCandidates(child, collectionId)).filter((part): part is RawBuilder<unknown> => part !== null);
-      return parts.length === 0 ? null : sql.join(parts.map(wrapped), sql` intersect `);
+      const parts = node.children.map((child) => filterCandidates(child, collectionId));
+      const found = parts.filter((part): part is FilterCandidates => part !== null);
+      if (found.length === 0) return null;
+      // A condition the index cannot answer leaves a superset, checked document by document.
+      return { seqs: sql.join(found.map(wrapped), sql` intersect `), exact: found.length === parts.length && found.every((part) => part.exact) };
     }
     case 'or': {
-      if (node.children.length === 0) return sql`select cast(null as bigint) as document_seq where 1 = 0`;
+      if (node.children.length === 0) return NO_CANDIDATES;
       const parts = node.children.map((child) => filterCandidates(child, collectionId));
-      return parts.some((part) => part === null) ? null : sql.join((parts as RawBuilder<unknown>[]).map(wrapped), sql` union `);
+      if (parts.some((part) => part === null)) return null;
+      const found = parts as FilterCandidates[];
+      return { seqs: sql.join(found.map(wrapped), sql` union `), exact: found.every((part) => part.exact) };
     }
-  }
-}
-
-/**
- * Whether a filter's candidates (filterCandidates) are exactly the documents that pass it, so that
- * nothing is left to check on each: true when every condition is one the index answers ($ne and
- * $nin are not). A filter passing half of 20 MB spent most of its time checking again, document by
- * document, what the index had just answered.
- */
-export function candidatesAreExact(node: FilterNode): boolean {
-  switch (node.kind) {
-    case 'compare':
-      return node.operator !== '$ne';
-    case 'set':
-      return node.operator !== '$nin';
-    case 'and':
-    case 'or':
-      return node.children.every(candidatesAreExact);
   }
 }
 
 /** A compound select as one operand of another (neither dialect takes a parenthesised compound there). */
-const wrapped = (part: RawBuilder<unknown>) => sql`select document_seq from (${part}) as part`;
+const wrapped = (part: FilterCandidates) => sql`select document_seq from (${part.seqs}) as part`;

@@ -1,7 +1,7 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database, DB } from '../schema.ts';
 import { ANALYZED_ONCE_CHARS, analyzeInSlices, BM25_B, BM25_K1, type TextTerms, textTerms } from './analyzer.ts';
-import { candidatesAreExact, filterCandidates, filterSql } from './filter.ts';
+import { filterCandidates, filterSql } from './filter.ts';
 import { canBeAmongK, commonBound, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
 import type { FilterNode } from './filter-node.ts';
 import type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit, WeightedTerm } from './types.ts';
@@ -173,10 +173,10 @@ const PASSING_ARRAY_MOST = 10_000;
 async function passingDocuments(trx: Kysely<DB>, collectionId: string, filter: FilterNode): Promise<number[] | null> {
   const candidates = filterCandidates(filter, collectionId);
   if (!candidates) return null;
-  const { rows } = candidatesAreExact(filter)
-    ? await sql<{ seq: string | number }>`select distinct document_seq as seq from (${candidates}) c limit ${PASSING_ARRAY_MOST + 1}`.execute(trx)
+  const { rows } = candidates.exact
+    ? await sql<{ seq: string | number }>`select distinct document_seq as seq from (${candidates.seqs}) c limit ${PASSING_ARRAY_MOST + 1}`.execute(trx)
     : await sql<{ seq: string | number }>`
-        select d.seq from documents d where d.seq = any(array(select document_seq from (${candidates}) c)) and d.collection_id = ${collectionId} and ${filterSql(filter)}
+        select d.seq from documents d where d.seq = any(array(select document_seq from (${candidates.seqs}) c)) and d.collection_id = ${collectionId} and ${filterSql(filter)}
         limit ${PASSING_ARRAY_MOST + 1}`.execute(trx);
   if (rows.length > PASSING_ARRAY_MOST) return null;
   return rows.map((row) => Number(row.seq));

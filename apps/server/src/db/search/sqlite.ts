@@ -3,7 +3,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { beforeDestroy } from '../database.ts';
 import type { Database } from '../schema.ts';
 import { BM25_B, BM25_K1, type QueryTerm, queryTermCounts } from './analyzer.ts';
-import { candidatesAreExact, filterCandidates, filterSql } from './filter.ts';
+import { filterCandidates, filterSql } from './filter.ts';
 import { canBeAmongK, commonBound, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
 import { defaultReaderThreads, openReaderPool, type ReaderPool } from './reader-pool.ts';
 import { ftsMatch, ftsTable, type Granularity, openSearchWriter, type SearchWriter, searchFilePath } from './sqlite-file.ts';
@@ -100,7 +100,7 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     const table = ftsTable(granularity);
     // `+`: found by their seq, not by the collection index (which SQLite otherwise picks, and scans
     // every document of the collection).
-    const passing = sql`d.seq in (${candidates}) and +d.collection_id = ${request.collectionId} ${candidatesAreExact(request.filter!) ? sql`` : sql`and ${filterSql(request.filter!)}`}`;
+    const passing = sql`d.seq in (${candidates.seqs}) and +d.collection_id = ${request.collectionId} ${candidates.exact ? sql`` : sql`and ${filterSql(request.filter!)}`}`;
     const rowsOfPassing = {
       documents: sql`select d.seq from documents d where ${passing}`,
       pages: sql`select p.seq from documents d join pages p on p.document_id = d.id where ${passing}`,
