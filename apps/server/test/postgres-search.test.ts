@@ -106,3 +106,38 @@ test.runIf(postgres)('a connection keeps at most 256 statements prepared; past t
     await client.end();
   }
 });
+
+test.runIf(postgres)('a filter passing more than 10,000 documents checks each match instead of planning with them all, and answers the same', async () => {
+  await h.call('/v1/collections/add-collection', { collection_name: 'many' }, f.keyA);
+  for (const [path, text, tier] of [
+    ['gold-1.txt', 'The harbor lantern burns.', 'gold'],
+    ['gold-2.txt', 'A lantern by the harbor wall, a lantern.', 'gold'],
+    ['tin.txt', 'The harbor lantern, tin.', 'tin'],
+  ] as const) {
+    await h.call('/v1/documents/add-document', { collection_name: 'many', path, content: { type: 'text', text }, metadata: { tier } }, f.keyA);
+  }
+  await f.workers.idle();
+  const { id: collectionId, organization_id: organizationId } = await h.database.db
+    .selectFrom('collections')
+    .select(['id', 'organization_id'])
+    .where('name', '=', 'many')
+    .executeTakeFirstOrThrow();
+  // 10,000 more gold documents, with nothing indexed (none matches a query).
+  await sql`insert into documents (id, organization_id, collection_id, path, metadata, index_status, source_type, size, file_hash, created_at, updated_at)
+    select 'filler-' || i, ${organizationId}, ${collectionId}, 'filler/' || i, '{"tier":"gold"}', 'indexed', 'text', 0, 'none', '2026-01-01', '2026-01-01'
+    from generate_series(1, 10000) i`.execute(h.database.db);
+  await sql`insert into document_metadata (document_id, collection_id, document_seq, key, value)
+    select id, collection_id, seq, 'tier', 'gold' from documents where collection_id = ${collectionId} and path like 'filler/%'`.execute(h.database.db);
+  const database = await openDatabase({ dataDir: h.config.dataDir, databaseUrl: h.config.databaseUrl, searchConnections: 1 });
+  try {
+    const hits = await searchIndex(database).topDocuments({ collectionId, query: 'harbor lantern', k: 5, filter: { kind: 'compare', key: 'tier', operator: '$eq', value: 'gold' } });
+    expect(hits.map((hit) => hit.path)).toEqual(['gold-2.txt', 'gold-1.txt']);
+    const statements = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(database.searchDb!);
+    const ranking = statements.rows.filter((row) => row.statement.includes('search_postings'));
+    expect(ranking.map((row) => (/document_seq = any\(/.test(row.statement) ? 'array' : /exists \(select 1 from documents d/.test(row.statement) ? 'checked' : 'other'))).toEqual([
+      'checked',
+    ]);
+  } finally {
+    await database.destroy();
+  }
+});
