@@ -282,7 +282,7 @@ const rowsLimit = (k: number): RawBuilder<unknown> => sql.lit(k + RANK_SLACK);
  * documents took top-documents 32.7 ms a query here against 1.7 ms ranked by FTS5, and one
  * passing 20 documents took fine snippets 5.1 ms against 1.6.
  */
-export const SELECTIVE_ROWS = 2000;
+const SELECTIVE_ROWS = 2000;
 const JOIN_IN_TERMS = 10;
 
 /** The first `count` SQLite varints of a record (FTS5's averages record: rows, then tokens per column). */
