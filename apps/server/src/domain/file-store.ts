@@ -10,27 +10,35 @@ import type { Database, DB } from '../db/schema.ts';
  * start and passed to whoever stores, reads or deletes files.
  */
 export interface ObjectStore {
-  readonly kind: 'disk' | 'postgres' | 's3';
+  readonly kind: 'sqlite' | 'disk' | 'postgres' | 's3';
+  /**
+   * Objects of at most `maxBytes` kept in the database, written in the transaction that makes a
+   * document reference them: nothing is written before that commits, and no file is created.
+   */
+  readonly small?: { maxBytes: number; write(trx: Kysely<DB>, hash: string, bytes: Buffer): Promise<void> };
   write(hash: string, bytes: Buffer): Promise<void>;
   /** The bytes, or a rejection when nothing is stored under the hash. */
   read(hash: string): Promise<Buffer>;
-  exists(hash: string): Promise<boolean>;
+  /** `db`: the database or the transaction in progress, where objects kept in the database are looked for. */
+  exists(hash: string, db: Kysely<DB>): Promise<boolean>;
   /** The bytes as a stream, for serving; rejects when nothing is stored under the hash. */
   stream(hash: string): Promise<Readable>;
-  /** Removes these objects; absent ones are no error. */
-  remove(hashes: string[]): Promise<void>;
+  /** Removes these objects (those kept in the database in `db`'s transaction); absent ones are no error. */
+  remove(hashes: string[], db: Kysely<DB>): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
  * Raw document data by content hash, so identical uploads share one object. An object is removed
- * once no document references its hash any more. An upload writes its object first (`put`,
- * outside any transaction: it may be large), then in the transaction that adds the document
- * `keep`s it: the object's removal by a `release` is serialised with that transaction, so a
- * document never commits without its file, whatever is deleted meanwhile.
+ * once no document references its hash any more. An upload writes a large object first (`put`,
+ * outside any transaction), then in the transaction that adds the document `keep`s it (a small
+ * one the store keeps in the database is written there and then): the object's removal by a
+ * `release` is serialised with that transaction, so a document never commits without its file,
+ * whatever is deleted meanwhile.
  */
 export interface FileStore {
   readonly kind: ObjectStore['kind'];
+  /** The bytes' hash, once a large object is written (a small one waits for `keep`). */
   put(bytes: Buffer): Promise<string>;
   /**
    * In the transaction that makes a document reference `hash`, after `put`: the object is there
@@ -45,6 +53,15 @@ export interface FileStore {
   close(): Promise<void>;
 }
 
+/**
+ * Up to this size, stores that can keep an object in the database do, written with the document:
+ * an upload of a few kilobytes then costs one row in the transaction that adds it, where a file of
+ * its own cost more than the rest of its upload (creating a file waits on the file system's
+ * journal) and PostgreSQL committed the object in a transaction of its own. Larger objects are
+ * written before that transaction, so it never holds the write lock while megabytes are copied.
+ */
+export const SMALL_OBJECT_BYTES = 128 * 1024;
+
 export const fileMessages = {
   missing: 'The raw document data is missing from storage.',
 } as const;
@@ -52,16 +69,18 @@ export const fileMessages = {
 export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
 export function fileStore(objects: ObjectStore): FileStore {
+  const isSmall = (bytes: Buffer) => objects.small !== undefined && bytes.length <= objects.small.maxBytes;
   return {
     kind: objects.kind,
     async put(bytes) {
       const hash = sha256(bytes);
-      await objects.write(hash, bytes);
+      if (!isSmall(bytes)) await objects.write(hash, bytes);
       return hash;
     },
     async keep(database, trx, hash, bytes) {
       await lockFileHashes(trx, database.dialect, [hash]);
-      if (!(await objects.exists(hash))) await objects.write(hash, bytes);
+      if (isSmall(bytes)) await objects.small!.write(trx, hash, bytes);
+      else if (!(await objects.exists(hash, trx))) await objects.write(hash, bytes);
     },
     read: (hash) => objects.read(hash),
     stream: (hash) => objects.stream(hash),
@@ -74,7 +93,7 @@ export function fileStore(objects: ObjectStore): FileStore {
           const used = await trx.selectFrom('documents').select('file_hash').distinct().where('file_hash', 'in', batch).execute();
           const kept = new Set(used.map((row) => row.file_hash));
           const unused = batch.filter((hash) => !kept.has(hash));
-          if (unused.length > 0) await objects.remove(unused);
+          if (unused.length > 0) await objects.remove(unused, trx);
         });
       }
     },

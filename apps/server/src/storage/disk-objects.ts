@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ObjectStore } from '../domain/file-store.ts';
 
-/** Raw files under `<dataDir>/files/<first two hex digits>/<sha256>`: one machine, SQLite mode. */
+/** Raw files under `<dataDir>/files/<first two hex digits>/<sha256>`: one machine, SQLite mode (sqlite-objects.ts). */
 export function diskObjects(dataDir: string): ObjectStore & { pathOf(hash: string): string } {
   const root = join(dataDir, 'files');
   const pathOf = (hash: string) => join(root, hash.slice(0, 2), hash);

@@ -1,24 +1,26 @@
 import { Readable } from 'node:stream';
 import { blobExists, deleteBlobs, readBlob, writeBlob } from '../db/blobs.ts';
 import type { Database } from '../db/schema.ts';
-import type { ObjectStore } from '../domain/file-store.ts';
+import { type ObjectStore, SMALL_OBJECT_BYTES } from '../domain/file-store.ts';
 
-/** Raw files in PostgreSQL's `blobs` table: past one machine when no object store is configured. */
+/**
+ * Raw files in PostgreSQL's `blobs` table: past one machine when no object store is configured.
+ * Small ones are written in the transaction that adds their document, large ones before it.
+ */
 export function postgresObjects(database: Database): ObjectStore {
   const read = async (hash: string) => {
-    const bytes = await readBlob(database, hash);
+    const bytes = await readBlob(database.db, hash);
     if (!bytes) throw new Error(`no stored object ${hash}`);
     return bytes;
   };
   return {
     kind: 'postgres',
-    write: (hash, bytes) => writeBlob(database, hash, bytes),
+    small: { maxBytes: SMALL_OBJECT_BYTES, write: writeBlob },
+    write: (hash, bytes) => writeBlob(database.db, hash, bytes),
     read,
-    exists: (hash) => blobExists(database, hash),
+    exists: (hash, db) => blobExists(db, hash),
     stream: async (hash) => Readable.from([await read(hash)]),
-    async remove(hashes) {
-      for (let start = 0; start < hashes.length; start += 500) await deleteBlobs(database, hashes.slice(start, start + 500));
-    },
+    remove: (hashes, db) => deleteBlobs(db, hashes),
     close: async () => {},
   };
 }

@@ -10,6 +10,7 @@ import * as scaleOut from './009_scale_out.ts';
 import * as providerApi from './010_provider_api.ts';
 import * as compactPostings from './011_compact_postings.ts';
 import * as metadataByCollection from './012_metadata_by_collection.ts';
+import * as smallFilesInSqlite from './013_small_files_in_sqlite.ts';
 
 /**
  * Migrations by name; Kysely runs them in name order. Each area adds its own file here
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '010_provider_api': providerApi,
   '011_compact_postings': compactPostings,
   '012_metadata_by_collection': metadataByCollection,
+  '013_small_files_in_sqlite': smallFilesInSqlite,
 };

@@ -1,0 +1,101 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Migrator } from 'kysely';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { migrations } from '../src/db/migrations/index.ts';
+import { sha256, SMALL_OBJECT_BYTES } from '../src/domain/file-store.ts';
+import { diskObjects } from '../src/storage/disk-objects.ts';
+import { type Harness, startHarness } from './harness.ts';
+import { providerFixtures } from './provider-fixtures.ts';
+
+/**
+ * Raw files without an object store: small ones in the database, written in the transaction that
+ * adds their document; large ones in the data folder (SQLite) or written to PostgreSQL before it.
+ * What a client sees is the same: the document is indexed from its bytes and its file link serves them.
+ */
+const v1 = (path: string) => `/v1${path}`;
+let h: Harness;
+let f: Awaited<ReturnType<typeof providerFixtures>>;
+
+beforeAll(async () => {
+  h = await startHarness();
+  f = await providerFixtures(h);
+  await h.call(v1('/collections/add-collection'), { collection_name: 'raw' }, f.keyA);
+});
+afterAll(async () => {
+  await f?.workers.stop();
+  await h?.close();
+});
+
+const onSqlite = () => h.database.dialect === 'sqlite';
+const inFolder = (text: string) => {
+  const hash = sha256(Buffer.from(text));
+  return existsSync(join(h.config.dataDir, 'files', hash.slice(0, 2), hash));
+};
+const inDatabase = async (text: string) =>
+  (await h.database.db.selectFrom('blobs').select('hash').where('hash', '=', sha256(Buffer.from(text))).executeTakeFirst()) !== undefined;
+const add = (path: string, text: string) => h.call(v1('/documents/add-document'), { collection_name: 'raw', path, content: { type: 'text', text } }, f.keyA);
+const served = async (path: string) => {
+  const info = await h.call(v1('/documents/get-document-info'), { collection_name: 'raw', path }, f.keyA);
+  const link = new URL(info.body.document.file_url);
+  const file = await h.app.inject({ method: 'GET', url: link.pathname + link.search });
+  return { status: file.statusCode, body: file.body, indexStatus: info.body.document.index_status };
+};
+
+// A large document's words: distinct enough to find it by one of them.
+const large = `${'Walruses rest on sea ice between dives. '.repeat(Math.ceil((SMALL_OBJECT_BYTES + 1000) / 40))}walrusology`;
+const small = 'Puffins nest in burrows on cliff tops.';
+
+describe('raw files kept by the database and the data folder', () => {
+  test('a small upload is kept in the database, a large one in the data folder on SQLite; both are indexed and served', async () => {
+    expect(h.files.kind).toBe(onSqlite() ? 'sqlite' : 'postgres');
+    expect((await add('puffin.txt', small)).status).toBe(201);
+    expect((await add('walrus.txt', large)).status).toBe(201);
+    expect(await inDatabase(small)).toBe(true);
+    expect(inFolder(small)).toBe(false);
+    expect(await inDatabase(large)).toBe(!onSqlite());
+    expect(inFolder(large)).toBe(onSqlite());
+    await f.workers.idle();
+    for (const [path, text] of [['puffin.txt', small], ['walrus.txt', large]] as const) {
+      expect(await served(path)).toEqual({ status: 200, body: text, indexStatus: 'indexed' });
+    }
+    const hits = await h.call(v1('/queries/top-documents'), { collection_name: 'raw', query: 'walrusology', k: 1 }, f.keyA);
+    expect(hits.body.results.map((hit: { path: string }) => hit.path)).toEqual(['walrus.txt']);
+  });
+
+  test('deleting documents removes their bytes from the database and the folder', async () => {
+    await h.call(v1('/documents/delete-document'), { collection_name: 'raw', path: 'puffin.txt' }, f.keyA);
+    await h.call(v1('/documents/delete-document'), { collection_name: 'raw', path: 'walrus.txt' }, f.keyA);
+    expect(await inDatabase(small)).toBe(false);
+    expect(await inDatabase(large)).toBe(false);
+    expect(inFolder(large)).toBe(false);
+  });
+
+  test('a rejected upload leaves no bytes behind', async () => {
+    expect((await add('kept.txt', 'The first version stays.')).status).toBe(201);
+    expect((await add('kept.txt', 'A second upload to the same path is refused.')).status).toBe(409);
+    expect(await inDatabase('A second upload to the same path is refused.')).toBe(false);
+    expect(await inDatabase('The first version stays.')).toBe(true);
+  });
+
+  test.runIf(process.env.SIFT_TEST_DIALECT !== 'postgres')('a file the data folder held before small files moved to the database is still served and removed (SQLite)', async () => {
+    const text = 'Gannets dive from thirty metres.';
+    expect((await add('gannet.txt', text)).status).toBe(201);
+    await f.workers.idle();
+    // As an upload stored before migration 013 left it: in the folder only.
+    const hash = sha256(Buffer.from(text));
+    await diskObjects(h.config.dataDir).write(hash, Buffer.from(text));
+    await h.database.db.deleteFrom('blobs').where('hash', '=', hash).execute();
+    expect(await served('gannet.txt')).toEqual({ status: 200, body: text, indexStatus: 'indexed' });
+    expect((await h.files.read(hash)).toString()).toBe(text);
+    await h.call(v1('/documents/delete-document'), { collection_name: 'raw', path: 'gannet.txt' }, f.keyA);
+    expect(inFolder(text)).toBe(false);
+  });
+
+  test.runIf(process.env.SIFT_TEST_DIALECT !== 'postgres')('migration 013 refuses to go down while the database holds raw files (SQLite)', async () => {
+    const migrator = new Migrator({ db: h.database.db, provider: { getMigrations: async () => migrations } });
+    const { error } = await migrator.migrateDown();
+    expect(String(error)).toMatch(/raw files are kept in the blobs table/);
+    expect(await inDatabase('The first version stays.')).toBe(true);
+  });
+});
