@@ -1,4 +1,9 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { filterCandidates } from '../src/db/search/filter.ts';
+import { passingRows } from '../src/db/search/sqlite.ts';
+import { GRANULARITIES } from '../src/db/search/sqlite-file.ts';
+import { parseMetadataFilter } from '../src/domain/metadata-filter.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
@@ -95,3 +100,20 @@ test('a filter that no document can pass (an empty $in, an empty $or) answers no
   }
 });
 
+
+// The plan as Sift's SQLite has it: without statistics (nothing runs ANALYZE on the main file).
+// Without the `+` before collection_id, SQLite reads the collection's documents through
+// documents_collection_status and checks each against the filter.
+test.runIf(process.env.SIFT_TEST_DIALECT !== 'postgres')('the rows of the documents passing a filter are found by the documents seq, not by scanning the collection (SQLite plan)', async () => {
+  const { collectionId } = await h.database.db.selectFrom('collections').select('id as collectionId').where('name', '=', collection).executeTakeFirstOrThrow();
+  for (const filter of [{ group: { $eq: 'g3' } }, { $and: [{ group: { $eq: 'g2' } }, { rank: { $ne: '0' } }] }]) {
+    const node = parseMetadataFilter(filter)!;
+    const candidates = filterCandidates(node, collectionId)!;
+    for (const granularity of GRANULARITIES) {
+      const plan = await sql<{ detail: string }>`explain query plan select count(*) from (${passingRows(granularity, node, collectionId, candidates)} limit 2001)`.execute(h.database.db);
+      const details = plan.rows.map((row) => row.detail);
+      expect(details.some((detail) => /^SEARCH d USING INTEGER PRIMARY KEY/.test(detail)), `${granularity}: ${details.join(' | ')}`).toBe(true);
+      expect(details.filter((detail) => /\bd\b.*documents_collection|^SCAN d\b/.test(detail)), granularity).toEqual([]);
+    }
+  }
+});

@@ -3,10 +3,11 @@ import { type RawBuilder, sql } from 'kysely';
 import { beforeDestroy } from '../database.ts';
 import type { Database } from '../schema.ts';
 import { BM25_B, BM25_K1, type QueryTerm, queryTermCounts } from './analyzer.ts';
-import { filterCandidates, filterSql } from './filter.ts';
+import { type FilterCandidates, filterCandidates, filterSql } from './filter.ts';
 import { canBeAmongK, commonBound, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
 import { defaultReaderThreads, openReaderPool, type ReaderPool } from './reader-pool.ts';
 import { ftsMatch, ftsTable, type Granularity, openSearchWriter, type SearchWriter, searchFilePath } from './sqlite-file.ts';
+import type { FilterNode } from './filter-node.ts';
 import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
 
 /**
@@ -98,15 +99,7 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     const candidates = filterCandidates(request.filter!, request.collectionId);
     if (!candidates) return null;
     const table = ftsTable(granularity);
-    // `+`: found by their seq, not by the collection index (which SQLite otherwise picks, and scans
-    // every document of the collection).
-    const passing = sql`d.seq in (${candidates.seqs}) and +d.collection_id = ${request.collectionId} ${candidates.exact ? sql`` : sql`and ${filterSql(request.filter!)}`}`;
-    const rowsOfPassing = {
-      documents: sql`select d.seq from documents d where ${passing}`,
-      pages: sql`select p.seq from documents d join pages p on p.document_id = d.id where ${passing}`,
-      coarse: sql`select c.seq from documents d join chunks c on c.document_id = d.id where ${passing} and c.granularity = 'coarse'`,
-      fine: sql`select c.seq from documents d join chunks c on c.document_id = d.id where ${passing} and c.granularity = 'fine'`,
-    }[granularity];
+    const rowsOfPassing = passingRows(granularity, request.filter!, request.collectionId, candidates);
     // The collection's statistics as bm25() reads them: rows and tokens (FTS5's averages record),
     // and each query term's document frequency (fts5vocab).
     const vocabulary = `v_${table}`;
@@ -256,6 +249,22 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     applyDeletions: () => searchWriter().index([]),
     upkeepStep: async () => (writer ? writer.mergeStep() : false),
   };
+}
+
+/**
+ * The seqs of the rows of this granularity whose documents pass a filter the metadata index
+ * answers (`candidates`), read from the main file. `+`: the documents are found by their seq, not
+ * by the collection index (which SQLite otherwise picks, and scans every document of the
+ * collection).
+ */
+export function passingRows(granularity: Granularity, filter: FilterNode, collectionId: string, candidates: FilterCandidates): RawBuilder<unknown> {
+  const passing = sql`d.seq in (${candidates.seqs}) and +d.collection_id = ${collectionId} ${candidates.exact ? sql`` : sql`and ${filterSql(filter)}`}`;
+  return {
+    documents: sql`select d.seq from documents d where ${passing}`,
+    pages: sql`select p.seq from documents d join pages p on p.document_id = d.id where ${passing}`,
+    coarse: sql`select c.seq from documents d join chunks c on c.document_id = d.id where ${passing} and c.granularity = 'coarse'`,
+    fine: sql`select c.seq from documents d join chunks c on c.document_id = d.id where ${passing} and c.granularity = 'fine'`,
+  }[granularity];
 }
 
 /** The best rows (rowid, weight) that can be among the k best (rank.ts), joined to their rows, best first. */
