@@ -24,6 +24,7 @@ const Env = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   SIFT_INGEST_WORKERS: z.coerce.number().int().min(0).default(1),
   SIFT_INGEST_THREADS: z.coerce.number().int().min(1).default(2),
+  SIFT_INGEST_NICE: z.coerce.number().int().min(0).max(19).default(10),
   /** The admin API's bearer key (/v1/admin/*); unset, the admin API refuses every call. */
   SIFT_ADMIN_KEY: z.string().min(16).optional(),
   /** SQLite: threads answering searches; unset, one per core. */
@@ -78,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     stripe: { secretKey: parsed.STRIPE_SECRET_KEY, webhookSecret: parsed.STRIPE_WEBHOOK_SECRET },
     ingestWorkers: parsed.SIFT_INGEST_WORKERS,
     ingestThreads: parsed.SIFT_INGEST_THREADS,
+    ingestNice: parsed.SIFT_INGEST_NICE,
     searchThreads: parsed.SIFT_SEARCH_THREADS,
     searchConnections: parsed.SIFT_SEARCH_CONNECTIONS,
     logLevel: parsed.LOG_LEVEL,

@@ -28,7 +28,7 @@ if (ownIngestion) {
 }
 // Several threads, so one indexes (the search file's lock) while another parses and writes rows.
 const ingestThreads = Array.from({ length: ownIngestion ? config.ingestThreads : 0 }, (_, i) =>
-  startIngestThread({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, storage: config.storage, concurrency: config.ingestWorkers, checkpoints: i === 0, log: app.log }),
+  startIngestThread({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, storage: config.storage, concurrency: config.ingestWorkers, checkpoints: i === 0, nice: config.ingestNice, log: app.log }),
 );
 // Other servers' readiness sees that the queue is served.
 const heartbeat = ownIngestion ? startHeartbeat(database) : null;

@@ -6,18 +6,21 @@ import { notifyDocumentsQueued, tuneForIngestion } from '../db/queue.ts';
 import { openFileStore } from '../storage/open-file-store.ts';
 import { closeOcr } from './parse.ts';
 import { surviveStrayPdfJsFailures } from './stray-rejections.ts';
+import { lowerThisThreadsPriority } from './thread-priority.ts';
 import { startIngestWorkers } from './worker.ts';
 
 /** The ingestion thread (see thread.ts): its own database handle, the usual worker loops. */
-const { dataDir, databaseUrl, storage, concurrency, graceMs, checkpoints } = workerData as {
+const { dataDir, databaseUrl, storage, concurrency, graceMs, checkpoints, nice } = workerData as {
   dataDir: string;
   databaseUrl?: string;
   storage: StorageConfig;
   concurrency: number;
   graceMs: number;
   checkpoints: boolean;
+  nice: number;
 };
 const port = parentPort!;
+if (!lowerThisThreadsPriority(nice)) port.postMessage({ type: 'info', text: `ingest: could not lower this thread's priority to nice ${nice}; ingestion shares the cores with searches as an equal` });
 surviveStrayPdfJsFailures({ info: (text) => port.postMessage({ type: 'info', text }) });
 const database = await openDatabase({ dataDir, databaseUrl });
 await tuneForIngestion(database);

@@ -9,6 +9,8 @@ export interface IngestThreadOptions {
   concurrency: number;
   /** This thread also keeps SQLite's write-ahead logs small (one thread of the server does). */
   checkpoints: boolean;
+  /** The thread's CPU priority below the HTTP and search threads' (SIFT_INGEST_NICE). */
+  nice: number;
   log: { info(message: string): void; error(object: unknown, message?: string): void };
 }
 
@@ -29,7 +31,7 @@ export function startIngestThread(options: IngestThreadOptions): { stop(): Promi
   const entry = new URL('./thread-entry.ts', import.meta.url).href;
   const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`, {
     eval: true,
-    workerData: { dataDir: options.dataDir, databaseUrl: options.databaseUrl, storage: options.storage, concurrency: options.concurrency, graceMs: STOP_GRACE_MS, checkpoints: options.checkpoints },
+    workerData: { dataDir: options.dataDir, databaseUrl: options.databaseUrl, storage: options.storage, concurrency: options.concurrency, graceMs: STOP_GRACE_MS, checkpoints: options.checkpoints, nice: options.nice },
   });
   let exited = false;
   worker.once('exit', () => {

@@ -20,7 +20,6 @@ import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit } fro
  * whoever indexes.
  */
 export function sqliteSearchIndex(database: Database): SearchIndex {
-  const reader = openReader(database);
   // Opened by the first write: ingestion, or the server creating and deleting collections.
   let writer: SearchWriter | null = null;
   const searchWriter = (): SearchWriter => {
@@ -35,7 +34,7 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     const { sql: text, parameters } = query.compile(database.db);
     try {
       // A collection without a search file (nothing indexed yet, or deleted meanwhile) matches nothing.
-      return await reader.all<Row>(searchFilePath(sqlitePathOf(database), collectionId), text, parameters, setup);
+      return await openReader(database).all<Row>(searchFilePath(sqlitePathOf(database), collectionId), text, parameters, setup);
     } catch (error) {
       // Nor does one whose file is being created this instant (its tables come in one transaction).
       if (error instanceof SQLite.SqliteError && /no such (fts5 )?table/.test(error.message)) return [];
@@ -321,7 +320,7 @@ function sqlitePathOf(database: Database): string {
 
 const readers = new WeakMap<Database, ReaderPool>();
 
-/** One pool of reader threads per database handle, closed with it. */
+/** One pool of reader threads per database handle, opened by its first search (an ingestion thread never searches), closed with it. */
 function openReader(database: Database): ReaderPool {
   const existing = readers.get(database);
   if (existing) return existing;

@@ -1,0 +1,49 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { bootstrap } from '../src/domain/bootstrap.ts';
+import { startIngestThread } from '../src/ingest/thread.ts';
+import { type Harness, startHarness } from './harness.ts';
+
+/**
+ * The server's ingestion threads run below the HTTP and search threads' CPU priority
+ * (SIFT_INGEST_NICE), so searches keep their pace while documents are ingested; they still
+ * index everything queued.
+ */
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h?.close());
+
+/** The nice value of each thread of this process (Linux: field 19 of /proc/self/task/<tid>/stat). */
+const threadNiceness = () =>
+  readdirSync('/proc/self/task').map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]));
+
+test('an ingestion thread runs at the configured niceness, this thread at its own, and indexes what is queued', async () => {
+  const { apiKey } = await bootstrap(h.database, h.keyring, { email: 'nice@example.com', name: 'Nice', organizationName: 'Nice' });
+  await h.call('/v1/collections/add-collection', { collection_name: 'nice' }, apiKey);
+  await h.call('/v1/documents/add-document', { collection_name: 'nice', path: 'a.txt', content: { type: 'text', text: 'Oystercatchers probe the mud for worms.' } }, apiKey);
+  const before = threadNiceness();
+  expect(before).not.toContain(7);
+  const thread = startIngestThread({
+    dataDir: h.config.dataDir,
+    databaseUrl: h.config.databaseUrl,
+    storage: h.config.storage,
+    concurrency: 1,
+    checkpoints: false,
+    nice: 7,
+    log: { info: () => {}, error: () => {} },
+  });
+  try {
+    let indexed = 0;
+    for (let i = 0; i < 300 && indexed === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      indexed = (await h.call('/v1/status/get-status', { collection_name: 'nice' }, apiKey)).body.num_indexed_documents;
+    }
+    expect(indexed).toBe(1);
+    expect(threadNiceness()).toContain(7);
+    expect(threadNiceness()[0]).toBe(before[0]); // the main thread keeps its priority
+  } finally {
+    await thread.stop();
+  }
+}, 30_000);
