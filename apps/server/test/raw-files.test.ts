@@ -93,9 +93,11 @@ describe('raw files kept by the database and the data folder', () => {
   });
 
   test.runIf(process.env.SIFT_TEST_DIALECT !== 'postgres')('migration 013 refuses to go down while the database holds raw files (SQLite)', async () => {
+    expect((await add('tern.txt', 'Terns hover before they dive.')).status).toBe(201);
     const migrator = new Migrator({ db: h.database.db, provider: { getMigrations: async () => migrations } });
     const { error } = await migrator.migrateDown();
     expect(String(error)).toMatch(/raw files are kept in the blobs table/);
-    expect(await inDatabase('The first version stays.')).toBe(true);
+    expect(await inDatabase('Terns hover before they dive.')).toBe(true);
+    expect(await served('tern.txt')).toMatchObject({ status: 200, body: 'Terns hover before they dive.' });
   });
 });
