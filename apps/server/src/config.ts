@@ -53,9 +53,25 @@ const Env = z.object({
 
 export type Config = ReturnType<typeof loadConfig>;
 
+/** For a process's entry point: settings it cannot use print what is wrong and exit 1, without a stack trace. */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}
+
+/** Settings Sift cannot use; the message names each variable and what it expects. */
+export class ConfigError extends Error {}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   // An empty variable means unset, as in most shells' `VAR= command`.
-  const parsed = Env.parse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
+  const result = Env.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
+  if (!result.success) throw new ConfigError(`Sift cannot start with these settings:\n${z.prettifyError(result.error)}`);
+  const parsed = result.data;
   const dataDir = resolve(parsed.SIFT_DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   const clientId = parsed.OIDC_CLIENT_ID ?? parsed.GOOGLE_CLIENT_ID;

@@ -1,4 +1,4 @@
-import { loadConfig } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { buildApp } from './http/app.ts';
 import { createAppContext } from './http/context.ts';
@@ -11,7 +11,7 @@ import { recoverAtStart } from './domain/document-states.ts';
 /** config -> database -> app -> listen. */
 // Before any thread starts (see memory.ts).
 exposeGarbageCollector();
-const config = loadConfig();
+const config = loadConfigOrExit();
 const database = await openDatabase(config);
 let draining = false;
 const ownIngestion = config.ingestWorkers > 0;

@@ -1,4 +1,4 @@
-import { loadConfig } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { tuneForIngestion } from './db/queue.ts';
 import { startHeartbeat } from './ingest/heartbeat.ts';
@@ -18,7 +18,7 @@ import { openFileStore } from './storage/open-file-store.ts';
  */
 // Before any thread starts (see memory.ts).
 exposeGarbageCollector();
-const config = loadConfig();
+const config = loadConfigOrExit();
 const database = await openDatabase(config);
 await tuneForIngestion(database);
 const log = {
