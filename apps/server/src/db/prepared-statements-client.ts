@@ -4,6 +4,20 @@ import pg from 'pg';
 /** Most statements one connection keeps prepared; beyond it (many filter shapes), they are parsed each time. */
 const PREPARED_PER_CONNECTION = 256;
 
+/** Names of recent statement texts: hashing a search's text anew cost more than looking it up. */
+const names = new Map<string, string>();
+const NAMES_KEPT = 1024;
+
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (!name) {
+    name = `sift_${createHash('sha1').update(text).digest('base64url').slice(0, 22)}`;
+    if (names.size >= NAMES_KEPT) names.clear();
+    names.set(text, name);
+  }
+  return name;
+}
+
 /**
  * A PostgreSQL connection that prepares each distinct statement once, under a name derived from
  * its text, and then only binds and executes it: for the searches' pool (database.ts), whose few
@@ -18,7 +32,7 @@ export class PreparedStatementsClient extends pg.Client {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(config: any, values?: any, callback?: any): any {
     if (typeof config === 'string' && Array.isArray(values)) {
-      const name = `sift_${createHash('sha1').update(config).digest('base64url').slice(0, 22)}`;
+      const name = statementName(config);
       if (this.#prepared.has(name) || this.#prepared.size < PREPARED_PER_CONNECTION) {
         this.#prepared.add(name);
         return super.query({ name, text: config, values }, callback);
