@@ -25,7 +25,7 @@ export const defaultReaderThreads = (): number => availableParallelism();
 /**
  * Plain JavaScript, so the threads need no TypeScript loader. Each thread keeps read-only
  * connections for the search files it was asked about most recently (a file replaced since, by a
- * rebuild, is opened again), each with its prepared statements.
+ * rebuild, is opened again within STAT_MS), each with its prepared statements.
  */
 const readerThread = `
 const { statSync } = require('node:fs');
