@@ -53,6 +53,9 @@ const Env = z.object({
 
 export type Config = ReturnType<typeof loadConfig>;
 
+/** Settings Sift cannot use; the message names each variable and what it expects. */
+export class ConfigError extends Error {}
+
 /** For a process's entry point: settings it cannot use print what is wrong and exit 1, without a stack trace. */
 export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
   try {
@@ -63,9 +66,6 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
     process.exit(1);
   }
 }
-
-/** Settings Sift cannot use; the message names each variable and what it expects. */
-export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   // An empty variable means unset, as in most shells' `VAR= command`.

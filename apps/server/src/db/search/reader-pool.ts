@@ -101,6 +101,9 @@ interface Pending {
   reject(error: Error): void;
 }
 
+/** A thread's answer to one query: its rows as arrays and their column names, or the driver's error. */
+type Answer = { id: number; columns: string[]; rows: unknown[][] } | { id: number; error: { message: string; code?: string } };
+
 interface Query {
   id: number;
   file: string;
@@ -117,14 +120,14 @@ export function openReaderPool(options: { databasePath: string; threads: number 
     // Idle readers do not keep the process alive.
     worker.unref();
     const pending = new Map<number, Pending>();
-    worker.on('message', (answers: { id: number; columns?: string[]; rows?: unknown[][]; error?: { message: string; code?: string } }[]) => {
+    worker.on('message', (answers: Answer[]) => {
       for (const answer of answers) {
         const waiting = pending.get(answer.id);
         if (!waiting) continue;
         pending.delete(answer.id);
         // Rebuilt as the driver's own error, so callers tell its codes apart as on the HTTP thread.
-        if (answer.error) waiting.reject(new SQLite.SqliteError(answer.error.message, answer.error.code ?? 'SQLITE_ERROR'));
-        else waiting.resolve(answer.rows ? rowObjects(answer.columns!, answer.rows) : []);
+        if ('error' in answer) waiting.reject(new SQLite.SqliteError(answer.error.message, answer.error.code ?? 'SQLITE_ERROR'));
+        else waiting.resolve(rowObjects(answer.columns, answer.rows));
       }
     });
     worker.on('error', (error) => {
