@@ -29,7 +29,7 @@ surviveStrayPdfJsFailures(log);
 if (database.dialect === 'sqlite') log.info('ingest: SQLite: make sure the server runs with SIFT_INGEST_WORKERS=0');
 const requeued = await recoverAtStart(database);
 if (requeued > 0) log.info(`ingest: ${requeued} interrupted document(s) back in the queue`);
-const logs = keepWriteAheadLogsSmall(database);
+const logs = keepWriteAheadLogsSmall(database, { log });
 const files = openFileStore(config.storage, database, config.dataDir);
 const workers = await startIngestWorkers({ database, files, concurrency: Math.max(1, config.ingestWorkers), log });
 const heartbeat = startHeartbeat(database);

@@ -24,17 +24,13 @@ if (!lowerThisThreadsPriority(nice)) port.postMessage({ type: 'info', text: `ing
 surviveStrayPdfJsFailures({ info: (text) => port.postMessage({ type: 'info', text }) });
 const database = await openDatabase({ dataDir, databaseUrl });
 await tuneForIngestion(database);
-const logs = checkpoints ? keepWriteAheadLogsSmall(database) : null;
+const log = {
+  info: (text: string) => port.postMessage({ type: 'info', text }),
+  error: (detail: unknown, text?: string) => port.postMessage({ type: 'error', text: text ?? 'ingest error', detail: String((detail as { err?: unknown })?.err ?? detail) }),
+};
+const logs = checkpoints ? keepWriteAheadLogsSmall(database, { log }) : null;
 const files = openFileStore(storage, database, dataDir);
-const workers = await startIngestWorkers({
-  database,
-  files,
-  concurrency,
-  log: {
-    info: (text) => port.postMessage({ type: 'info', text }),
-    error: (detail, text) => port.postMessage({ type: 'error', text: text ?? 'ingest error', detail: String((detail as { err?: unknown })?.err ?? detail) }),
-  },
-});
+const workers = await startIngestWorkers({ database, files, concurrency, log });
 port.on('message', async (message: { type: 'queued' | 'stop' }) => {
   if (message.type === 'queued') notifyDocumentsQueued();
   if (message.type === 'stop') {

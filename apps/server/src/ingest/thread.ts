@@ -7,7 +7,7 @@ export interface IngestThreadOptions {
   databaseUrl?: string;
   storage: StorageConfig;
   concurrency: number;
-  /** This thread also keeps SQLite's write-ahead logs small (one thread of the server does). */
+  /** This thread also keeps the write-ahead logs small (one thread of the server does; wal-checkpoint.ts). */
   checkpoints: boolean;
   /** The thread's CPU priority below the HTTP and search threads' (SIFT_INGEST_NICE). */
   nice: number;
