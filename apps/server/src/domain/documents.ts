@@ -238,7 +238,8 @@ export async function getDocumentInfo(database: Database, actor: ProviderActor, 
     .where('path', '=', input.path)
     .executeTakeFirst();
   if (!row) throw new NotFound(documentMessages.notFound);
-  const { created_at: _created, ...fields } = await documentFields(row, collection.collectionName, actor);
+  const [fileUrl] = await actor.fileUrls([row.id]);
+  const { created_at: _created, ...fields } = documentFields(row, collection.collectionName, fileUrl!);
   return { document: { ...fields, content: input.include_content ? ((row as { text?: string | null }).text ?? null) : null } };
 }
 
@@ -253,7 +254,8 @@ export async function listDocuments(database: Database, actor: ProviderActor, in
   }
   if (input.path_gt != null) query = query.where('path', '>', input.path_gt);
   const rows = await query.orderBy('path').limit(input.limit).execute();
-  const documents = await Promise.all(rows.map((row) => documentFields(row, collection.collectionName, actor)));
+  const fileUrls = await actor.fileUrls(rows.map((row) => row.id));
+  const documents = rows.map((row, i) => documentFields(row, collection.collectionName, fileUrls[i]!));
   return { documents };
 }
 
@@ -283,7 +285,7 @@ export async function getPageInfo(database: Database, actor: ProviderActor, inpu
 
 type DocumentRow = Pick<DB['documents'], (typeof documentColumns)[number]>;
 
-async function documentFields(row: DocumentRow, collectionName: string, actor: ProviderActor) {
+function documentFields(row: DocumentRow, collectionName: string, fileUrl: string) {
   return {
     id: row.id,
     collection_name: collectionName,
@@ -293,7 +295,7 @@ async function documentFields(row: DocumentRow, collectionName: string, actor: P
     created_at: row.created_at,
     size: Number(row.size),
     num_pages: row.num_pages,
-    file_url: await actor.fileUrl(row.id),
+    file_url: fileUrl,
     failure_reason: row.index_status === 'parsing_failed' || row.index_status === 'indexing_failed' ? row.error : null,
   };
 }

@@ -14,7 +14,7 @@ export interface ProviderActor {
   organizationId: string;
   permission: ApiKeyPermission;
   files: FileStore;
-  fileUrl: FileLinks;
+  fileUrls: FileLinks;
   pageImageUrl: PageImageLinks;
   /** The reranker's per-organization byte budget, shared by every server (see limits/byte-budget.ts). */
   rerankLimiter: ByteRateLimiter;

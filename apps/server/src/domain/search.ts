@@ -36,14 +36,13 @@ const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
 async function documentResults(hits: Omit<DocumentHit, 'score'>[], scores: Map<string, number>, includeMetadata: boolean, actor: ProviderActor) {
   const seen = new Set<string>();
   const unique = hits.filter((hit) => !seen.has(hit.documentId) && seen.add(hit.documentId));
-  return Promise.all(
-    unique.map(async (hit) => ({
-      path: hit.path,
-      score: scores.get(hit.documentId) ?? 0,
-      metadata: includeMetadata ? (JSON.parse(hit.metadata) as DocumentMetadata) : null,
-      file_url: await actor.fileUrl(hit.documentId),
-    })),
-  );
+  const fileUrls = await actor.fileUrls(unique.map((hit) => hit.documentId));
+  return unique.map((hit, i) => ({
+    path: hit.path,
+    score: scores.get(hit.documentId) ?? 0,
+    metadata: includeMetadata ? (JSON.parse(hit.metadata) as DocumentMetadata) : null,
+    file_url: fileUrls[i]!,
+  }));
 }
 
 function recordQuery(

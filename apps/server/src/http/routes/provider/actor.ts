@@ -27,7 +27,7 @@ export function provideActor(app: FastifyInstance, context: AppContext): void {
       organizationId: request.apiKey.organizationId,
       permission: request.apiKey.permission,
       files,
-      fileUrl: fileLinks(context.keyring, baseUrl),
+      fileUrls: fileLinks(context.keyring, baseUrl),
       pageImageUrl: pageImageLinks(context.keyring, baseUrl),
       rerankLimiter,
     };
