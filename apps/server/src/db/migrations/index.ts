@@ -11,6 +11,7 @@ import * as providerApi from './010_provider_api.ts';
 import * as compactPostings from './011_compact_postings.ts';
 import * as metadataByCollection from './012_metadata_by_collection.ts';
 import * as smallFilesInSqlite from './013_small_files_in_sqlite.ts';
+import * as coveringPostings from './014_covering_postings.ts';
 
 /**
  * Migrations by name; Kysely runs them in name order. Each area adds its own file here
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '011_compact_postings': compactPostings,
   '012_metadata_by_collection': metadataByCollection,
   '013_small_files_in_sqlite': smallFilesInSqlite,
+  '014_covering_postings': coveringPostings,
 };
