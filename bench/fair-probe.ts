@@ -69,11 +69,28 @@ function threadCpu(label: string, before: Map<string, number>, ownBefore: NodeJS
   const after = threads();
   const own = process.cpuUsage(ownBefore);
   const spent = [...after].map(([k, v]) => [k, v - (before.get(k) ?? 0)] as const).filter(([, v]) => v > 0.3);
-  console.log(`thread CPU s ${label}: ${spent.map(([k, v]) => `${k}=${v.toFixed(1)}`).join(' ')}; this process (autocannon) ${((own.user + own.system) / 1e6).toFixed(1)}`);
+  const database = dialect === 'postgres' ? `; PostgreSQL's processes ${(postgresCpu() - postgresBefore).toFixed(1)}` : '';
+  console.log(`thread CPU s ${label}: ${spent.map(([k, v]) => `${k}=${v.toFixed(1)}`).join(' ')}; this process (autocannon) ${((own.user + own.system) / 1e6).toFixed(1)}${database}`);
 }
+/** CPU seconds of every process named postgres on this machine (the server's backends among them). */
+function postgresCpu(): number {
+  let seconds = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      seconds += (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {}
+  }
+  return seconds;
+}
+let postgresBefore = 0;
 if (!process.env.NO_IDLE) {
   progress('idle search');
   const [before, own] = [threads(), process.cpuUsage()];
+  postgresBefore = postgresCpu();
   const from = process.hrtime.bigint() / 1000n;
   await load(Number(process.env.IDLE_S ?? 10));
   threadCpu('idle', before, own);
@@ -95,6 +112,7 @@ function threads(): Map<string, number> {
 if (process.env.ONLY_IDLE) { await sift.stop(); process.exit(0); }
 const before = threads();
 const ownBefore = process.cpuUsage();
+postgresBefore = postgresCpu();
 progress('busy');
 const ingesting = ingest(client, 'ingest-busy', busyBatch);
 await load(600, ingesting);

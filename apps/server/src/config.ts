@@ -29,8 +29,10 @@ const Env = z.object({
   SIFT_ADMIN_KEY: z.string().min(16).optional(),
   /** SQLite: threads answering searches; unset, one per core. */
   SIFT_SEARCH_THREADS: z.coerce.number().int().min(1).optional(),
-  /** PostgreSQL: connections of the pool that runs searches; unset, four per core, at most 20. */
+  /** PostgreSQL: connections of the pool that runs filtered searches; unset, four per core, at most 20. */
   SIFT_SEARCH_CONNECTIONS: z.coerce.number().int().min(1).optional(),
+  /** PostgreSQL: pipelined connections that run searches without a filter; unset, one per core but one. */
+  SIFT_SEARCH_PIPELINES: z.coerce.number().int().min(1).optional(),
   /** An S3-compatible object store for raw files (with DATABASE_URL; else they go into PostgreSQL). */
   S3_ENDPOINT: z.url().optional(),
   S3_BUCKET: z.string().optional(),
@@ -98,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     ingestNice: parsed.SIFT_INGEST_NICE,
     searchThreads: parsed.SIFT_SEARCH_THREADS,
     searchConnections: parsed.SIFT_SEARCH_CONNECTIONS,
+    searchPipelines: parsed.SIFT_SEARCH_PIPELINES,
     logLevel: parsed.LOG_LEVEL,
     adminKey: parsed.SIFT_ADMIN_KEY,
     storage: storageOf(parsed),

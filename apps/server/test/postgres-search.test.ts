@@ -77,8 +77,8 @@ test.runIf(postgres)('a search is prepared once per connection and planned once;
   }
   await f.workers.idle();
   const { id: collectionId } = await h.database.db.selectFrom('collections').select('id').where('name', '=', 'plans').executeTakeFirstOrThrow();
-  // One search connection, so the statements it prepared are those pg_prepared_statements shows on it.
-  const database = await openDatabase({ dataDir: h.config.dataDir, databaseUrl: h.config.databaseUrl, searchConnections: 1 });
+  // One connection of each kind, so the statements each prepared are those pg_prepared_statements shows on it.
+  const database = await openDatabase({ dataDir: h.config.dataDir, databaseUrl: h.config.databaseUrl, searchConnections: 1, searchPipelines: 1 });
   try {
     const index = searchIndex(database);
     const plain = { collectionId, query: 'harbor lantern', k: 5, filter: null, granularity: 'fine' as const };
@@ -86,14 +86,17 @@ test.runIf(postgres)('a search is prepared once per connection and planned once;
     for (let i = 0; i < 4; i++) expect(await index.topSnippets(plain)).toEqual(first);
     const red = await index.topSnippets({ ...plain, filter: { kind: 'compare', key: 'colour', operator: '$eq', value: 'red' } });
     expect(red.map((hit) => hit.path)).toEqual(['a.txt']);
-    const statements = await sql<{ statement: string; generic_plans: number; custom_plans: number }>`
-      select statement, generic_plans, custom_plans from pg_prepared_statements`.execute(database.searchDb!);
-    const search = statements.rows.filter((row) => row.statement.includes('search_postings'));
-    // The unfiltered search: one statement, run five times on one plan; the filtered one, planned for its values.
-    expect(search.map((row) => [/document_seq = any\(/.test(row.statement) ? 'filtered' : 'plain', row.generic_plans, row.custom_plans]).sort()).toEqual([
-      ['filtered', 0, 1],
-      ['plain', 5, 0],
-    ]);
+    const prepared = async (db: typeof database.db) => {
+      const statements = await sql<{ statement: string; generic_plans: number; custom_plans: number }>`
+        select statement, generic_plans, custom_plans from pg_prepared_statements`.execute(db);
+      return statements.rows
+        .filter((row) => row.statement.includes('search_postings'))
+        .map((row) => [/document_seq = any\(/.test(row.statement) ? 'filtered' : 'plain', row.generic_plans, row.custom_plans]);
+    };
+    // The unfiltered search, on the pipelined connection: one statement, run five times on one
+    // plan; the filtered one, on the pool of transactions, planned for its values.
+    expect(await prepared(database.searchDb!)).toEqual([['plain', 5, 0]]);
+    expect(await prepared(database.searchTransactionsDb!)).toEqual([['filtered', 0, 1]]);
   } finally {
     await database.destroy();
   }
@@ -143,7 +146,7 @@ test.runIf(postgres)('a filter passing more than 10,000 documents checks each ma
   try {
     const hits = await searchIndex(database).topDocuments({ collectionId, query: 'harbor lantern', k: 5, filter: { kind: 'compare', key: 'tier', operator: '$eq', value: 'gold' } });
     expect(hits.map((hit) => hit.path)).toEqual(['gold-2.txt', 'gold-1.txt']);
-    const statements = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(database.searchDb!);
+    const statements = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(database.searchTransactionsDb!);
     const ranking = statements.rows.filter((row) => row.statement.includes('search_postings'));
     expect(ranking.map((row) => (/document_seq = any\(/.test(row.statement) ? 'array' : /exists \(select 1 from documents d/.test(row.statement) ? 'checked' : 'other'))).toEqual([
       'checked',

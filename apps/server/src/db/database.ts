@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.ts';
+import { PipelinedPool } from './pipelined-pool.ts';
 import { PreparedStatementsClient } from './prepared-statements-client.ts';
 import { ensureSearchFiles } from './search/sqlite-file.ts';
 import type { Database, DB } from './schema.ts';
@@ -15,8 +16,10 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** SQLite: threads answering searches (default: one per core). */
   searchThreads?: number;
-  /** PostgreSQL: connections of the pool that runs searches (default: defaultSearchConnections). */
+  /** PostgreSQL: connections of the pool that runs filtered searches (default: defaultSearchConnections). */
   searchConnections?: number;
+  /** PostgreSQL: pipelined connections that run every other search (default: defaultSearchPipelines). */
+  searchPipelines?: number;
 }
 
 /**
@@ -43,9 +46,18 @@ function withOptions(url: string, extra?: string): string {
  */
 const defaultSearchConnections = (): number => Math.min(20, 4 * availableParallelism());
 
+/**
+ * One per core but the one the server's own thread keeps busy, at least one: on 2 cores, 50
+ * clients searching answered 2,985-3,531 requests/s on one pipelined connection, 2,246-3,006 on
+ * two and 1,981 on four, against 1,663-2,313 on the pool alone (bench/fair-probe.ts --postgres).
+ */
+const defaultSearchPipelines = (): number => Math.max(1, availableParallelism() - 1);
+
 /** Opens SQLite under the data folder (default) or PostgreSQL (DATABASE_URL), and migrates it. */
-export async function openDatabase({ dataDir, databaseUrl, searchThreads, searchConnections }: DatabaseOptions): Promise<Database> {
-  const database = databaseUrl?.startsWith('postgres') ? openPostgres(databaseUrl, searchConnections ?? defaultSearchConnections()) : { ...openSqlite(dataDir, databaseUrl), searchThreads };
+export async function openDatabase({ dataDir, databaseUrl, searchThreads, searchConnections, searchPipelines }: DatabaseOptions): Promise<Database> {
+  const database = databaseUrl?.startsWith('postgres')
+    ? openPostgres(databaseUrl, searchConnections ?? defaultSearchConnections(), searchPipelines ?? defaultSearchPipelines())
+    : { ...openSqlite(dataDir, databaseUrl), searchThreads };
   await migrate(database);
   if (database.sqlitePath) ensureSearchFiles(database.sqlitePath);
   return database;
@@ -73,29 +85,41 @@ function openSqlite(dataDir: string, databaseUrl?: string): Database {
   return { db, dialect: 'sqlite', sqlitePath, destroy: () => db.destroy() };
 }
 
-function openPostgres(url: string, searchConnections: number): Database {
+function openPostgres(url: string, searchConnections: number, searchPipelines: number): Database {
   // int8 (counts, sums, Unix seconds) as JS numbers: every value we store fits in 2^53.
   pg.types.setTypeParser(20, Number);
   pg.types.setTypeParser(1700, Number);
   const pool = postgresPool(url, 10);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  // Searches have a pool of their own (connections open as searches need them): 50 clients
+  // Searches have connections of their own, so they never hold every connection: 50 clients
   // searching through the shared pool held every connection and most of the database's CPU, and
   // ingestion went at 19.5% of its idle rate; with eight connections for searches it went at
   // 28.4% and searches at 55% of theirs (npm run bench -- load --postgres, 2 cores; README).
-  // Its statements are prepared once per connection and planned once, generically: every search
+  // Their statements are prepared once per connection and planned once, generically: every search
   // shape's plan is index lookups whatever the collection or terms (postgres.ts), and a custom plan
-  // per query cost as much as running it (fine snippets at 10 MB: 0.35 ms each). Filtered searches
-  // ask for a custom plan (postgres.ts).
-  const searchPool = postgresPool(url, searchConnections, { client: PreparedStatementsClient, options: '-c plan_cache_mode=force_generic_plan' });
-  const searchDb = new Kysely<DB>({ dialect: new PostgresDialect({ pool: searchPool }) });
+  // per query cost as much as running it (fine snippets at 10 MB: 0.35 ms each).
+  const searchSession = { client: PreparedStatementsClient, options: '-c plan_cache_mode=force_generic_plan' };
+  // A search without a filter is one statement, sent on a few pipelined connections (pipelined-pool.ts).
+  const searchDb = new Kysely<DB>({
+    dialect: new PostgresDialect({
+      pool: new PipelinedPool(
+        searchPipelines,
+        () => new PreparedStatementsClient({ connectionString: withOptions(url, searchSession.options), pipeline: true } as pg.ClientConfig),
+      ),
+    }),
+  });
+  // A filtered one holds a transaction (planned for its values, postgres.ts): a pool of its own.
+  const searchTransactionsPool = postgresPool(url, searchConnections, searchSession);
+  const searchTransactionsDb = new Kysely<DB>({ dialect: new PostgresDialect({ pool: searchTransactionsPool }) });
   return {
     db,
     searchDb,
+    searchTransactionsDb,
     dialect: 'postgres',
     pool,
     destroy: async () => {
       await searchDb.destroy();
+      await searchTransactionsDb.destroy();
       await db.destroy();
     },
   };

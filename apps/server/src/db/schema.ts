@@ -13,8 +13,10 @@ export type Dialect = 'sqlite' | 'postgres';
 /** The handle every domain service takes: the query builder plus the dialect for db/ adapters. */
 export interface Database {
   db: Kysely<DB>;
-  /** PostgreSQL: the pool searches run on (SIFT_SEARCH_CONNECTIONS), apart from everything else's. */
+  /** PostgreSQL: the pipelined connections searches without a filter run on (SIFT_SEARCH_PIPELINES), single statements only. */
   searchDb?: Kysely<DB>;
+  /** PostgreSQL: the pool filtered searches run on, each in a transaction (SIFT_SEARCH_CONNECTIONS). */
+  searchTransactionsDb?: Kysely<DB>;
   dialect: Dialect;
   /** SQLite file path, when SQLite runs (the search adapter opens FTS5 tables through it). */
   sqlitePath?: string;

@@ -23,9 +23,10 @@ const GRANULARITY_CODES: Record<Granularity, number> = { documents: 0, pages: 1,
  * and rows belong to their document (`documents.seq`) and go with it: a trigger on `documents`
  * deletes them in the deleting transaction (migration 011).
  */
-export function postgresSearchIndex({ db, searchDb }: Database): SearchIndex {
+export function postgresSearchIndex({ db, searchDb, searchTransactionsDb }: Database): SearchIndex {
   /**
-   * A search's rows, on the searches' own pool (database.ts), so they never hold every connection.
+   * A search's rows, on the searches' own connections (database.ts), so they never hold every
+   * connection: pipelined ones for a single statement, a pool for a filtered search's transaction.
    * Its statements are prepared once per connection and planned once, generically (knowing neither
    * the collection nor the terms): every unfiltered shape below is index lookups whatever those are
    * (the postings of each term through a lateral subquery that the planner cannot turn into a scan
@@ -34,9 +35,8 @@ export function postgresSearchIndex({ db, searchDb }: Database): SearchIndex {
    * (passingDocuments) and hands them to `query`; none passing, no rows.
    */
   const search = async <Row>(request: SearchRequest, query: (passing: number[] | null) => RawBuilder<Row>): Promise<Row[]> => {
-    const pool = searchDb ?? db;
-    if (!request.filter) return (await query(null).execute(pool)).rows;
-    return pool.transaction().execute(async (trx) => {
+    if (!request.filter) return (await query(null).execute(searchDb ?? db)).rows;
+    return (searchTransactionsDb ?? db).transaction().execute(async (trx) => {
       await sql`set local plan_cache_mode = force_custom_plan`.execute(trx);
       const passing = await passingDocuments(trx, request.collectionId, request.filter!);
       if (passing?.length === 0) return [];
