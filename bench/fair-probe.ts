@@ -5,11 +5,12 @@
  * documents are ingested; prints req/s, p50/p99/max, searches over 2 s, upload and total seconds
  * of ingestion and each server thread's CPU seconds during the busy phase. LVL sets the server's
  * LOG_LEVEL (default warn); ONLY_IDLE=1 stops after the idle searches (the log-level comparison);
- * PROF_DIR writes --cpu-prof profiles there.
+ * PROF_DIR writes --cpu-prof profiles there; HEAVY=n adds n connections sending top-snippets of
+ * the most common terms (the slowest searches) beside the 50, reported apart.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
-import { generateCorpus, generateQueries } from './support/corpus.ts';
+import { generateCommonQueries, generateCorpus, generateQueries } from './support/corpus.ts';
 import { ingest } from './support/ingest.ts';
 import { dialectFromArguments, startSift } from './support/sift.ts';
 import { progress } from './support/stats.ts';
@@ -35,7 +36,31 @@ const busyBatch = generateCorpus('small', 5, 37, 'busy').slice(0, 1000);
 const idleIngest = process.env.ONLY_IDLE ? null! : await ingest(client, 'ingest-idle', idleBatch);
 if (idleIngest) progress(`idle ingest ${idleIngest.documentsPerSecond.toFixed(1)} docs/s upload ${idleIngest.uploadSeconds.toFixed(1)} s total ${idleIngest.seconds.toFixed(1)} s`);
 
+const heavyQueries = generateCommonQueries(100, 29);
+/** HEAVY connections of common-term searches for `seconds`, beside the load. */
+async function heavy(seconds: number): Promise<void> {
+  const connections = Number(process.env.HEAVY ?? 0);
+  if (connections === 0) return;
+  let n = 0;
+  const result = await autocannon({
+    url: sift.base,
+    connections,
+    duration: seconds,
+    timeout: 30,
+    requests: [
+      {
+        method: 'POST',
+        path: '/v1/queries/top-snippets',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        setupRequest: (request) => ({ ...request, body: JSON.stringify({ collection_name: 'load', query: heavyQueries[n++ % heavyQueries.length], k: 10, precise_responses: true }) }),
+      },
+    ],
+  });
+  console.log(`heavy: rps ${(result.requests.total / result.duration).toFixed(1)} p50 ${result.latency.p50} p99 ${result.latency.p99} non2xx ${result.non2xx}`);
+}
+
 async function load(seconds: number, until?: Promise<unknown>) {
+  if (!until) void heavy(seconds);
   let n = 0;
   const slow: number[] = [];
   const t0 = performance.now();

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterEach, expect, test } from 'vitest';
-import { PipelinedPool } from '../src/db/pipelined-pool.ts';
+import { PIPELINE_DEPTH, PipelinedPool, STALL_MS } from '../src/db/pipelined-pool.ts';
 import { PreparedStatementsClient } from '../src/db/prepared-statements-client.ts';
 
 /**
@@ -8,17 +8,26 @@ import { PreparedStatementsClient } from '../src/db/prepared-statements-client.t
  * each answered with its own rows, a failing one failing alone, a dropped connection replaced.
  */
 const url = process.env.TEST_POSTGRES_URL;
-const pools: PipelinedPool[] = [];
+const pools: { end(): Promise<void> }[] = [];
 const open = (size: number) => {
-  const pool = new PipelinedPool(size, () => new PreparedStatementsClient({ connectionString: url, pipeline: true } as pg.ClientConfig));
-  pools.push(pool);
+  const overflow = new pg.Pool({ connectionString: url, max: 2 });
+  const pool = new PipelinedPool(size, () => new PreparedStatementsClient({ connectionString: url, pipeline: true } as pg.ClientConfig), overflow);
+  pools.push(pool, overflow);
   return pool;
 };
 afterEach(async () => {
-  await Promise.all(pools.splice(0).map((pool) => pool.end()));
+  for (const pool of pools.splice(0)) await pool.end();
 });
 
-const query = async (pool: PipelinedPool, text: string, values: unknown[]) => (await (await pool.connect()).query(text, values)).rows;
+/** As Kysely does: a client from the pool, one query, the client released. */
+async function query(pool: PipelinedPool, text: string, values: unknown[]) {
+  const client = await pool.connect();
+  try {
+    return (await client.query(text, values)).rows;
+  } finally {
+    client.release();
+  }
+}
 
 test.runIf(url)('forty queries at once on two connections each get their own rows, on both connections', async () => {
   const pool = open(2);
@@ -33,6 +42,36 @@ test.runIf(url)('a failing query fails alone; the queries pipelined around it an
   expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
   expect((outcomes[4] as PromiseRejectedResult).reason.message).toMatch(/division by zero/);
   expect((await query(pool, 'select 1 as n', []))[0].n).toBe(1);
+});
+
+test.runIf(url)('while the running query is slow, queries sent after it answer first, on another connection', async () => {
+  const pool = open(1);
+  const [{ pid }] = await query(pool, 'select pg_backend_pid() as pid', []);
+  const answered: string[] = [];
+  const slow = query(pool, 'select pg_sleep(0.5), pg_backend_pid() as pid', []).then((rows) => {
+    answered.push('slow');
+    return rows;
+  });
+  // Sent at once: queued behind the slow query on its connection, answered after it.
+  const behind = query(pool, 'select pg_backend_pid() as pid', []).then(() => answered.push('queued at once'));
+  await new Promise((resolve) => setTimeout(resolve, STALL_MS * 3));
+  const [later] = await query(pool, 'select pg_backend_pid() as pid', []);
+  answered.push('sent once stalled');
+  await Promise.all([slow, behind]);
+  expect(answered).toEqual(['sent once stalled', 'slow', 'queued at once']);
+  expect(later.pid).not.toBe(pid);
+  expect((await slow)[0].pid).toBe(pid);
+});
+
+test.runIf(url)('queries past the depth wait, and go to the overflow pool once the running query stalls', async () => {
+  const pool = open(1);
+  const [{ pid }] = await query(pool, 'select pg_backend_pid() as pid', []);
+  const order: string[] = [];
+  const slow = query(pool, 'select pg_sleep(0.5)', []).then(() => order.push('slow'));
+  const others = Array.from({ length: PIPELINE_DEPTH - 1 + 6 }, () => query(pool, 'select pg_backend_pid() as pid', []).then((rows) => order.push(rows[0].pid === pid ? 'behind' : 'overflow')));
+  await Promise.all([slow, ...others]);
+  // Those sent behind the slow query wait for it; the six past the depth do not.
+  expect(order).toEqual([...Array(6).fill('overflow'), 'slow', ...Array(PIPELINE_DEPTH - 1).fill('behind')]);
 });
 
 test.runIf(url)('a connection the database drops is replaced: the next queries answer on a new one', async () => {

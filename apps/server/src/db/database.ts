@@ -99,18 +99,20 @@ function openPostgres(url: string, searchConnections: number, searchPipelines: n
   // shape's plan is index lookups whatever the collection or terms (postgres.ts), and a custom plan
   // per query cost as much as running it (fine snippets at 10 MB: 0.35 ms each).
   const searchSession = { client: PreparedStatementsClient, options: '-c plan_cache_mode=force_generic_plan' };
+  // A filtered search holds a transaction (planned for its values, postgres.ts): a pool of its own,
+  // which also takes the other searches while every pipelined connection is stalled.
+  const searchTransactionsPool = postgresPool(url, searchConnections, searchSession);
+  const searchTransactionsDb = new Kysely<DB>({ dialect: new PostgresDialect({ pool: searchTransactionsPool }) });
   // A search without a filter is one statement, sent on a few pipelined connections (pipelined-pool.ts).
   const searchDb = new Kysely<DB>({
     dialect: new PostgresDialect({
       pool: new PipelinedPool(
         searchPipelines,
         () => new PreparedStatementsClient({ connectionString: withOptions(url, searchSession.options), pipeline: true } as pg.ClientConfig),
+        searchTransactionsPool,
       ),
     }),
   });
-  // A filtered one holds a transaction (planned for its values, postgres.ts): a pool of its own.
-  const searchTransactionsPool = postgresPool(url, searchConnections, searchSession);
-  const searchTransactionsDb = new Kysely<DB>({ dialect: new PostgresDialect({ pool: searchTransactionsPool }) });
   return {
     db,
     searchDb,
