@@ -6,7 +6,8 @@ import { searchIndex } from '../src/db/search/index.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
-// PostgreSQL: searches run on a pool of their own (SIFT_SEARCH_CONNECTIONS, db/database.ts), so
+// PostgreSQL: searches run on connections of their own (SIFT_SEARCH_PIPELINES and
+// SIFT_SEARCH_CONNECTIONS, db/database.ts), so
 // work holding every connection of the shared pool (ingestion, uploads, a slow report) never
 // leaves a search waiting for a connection, and 50 searching clients never take them all. And
 // idle ingestion gives the planner statistics of search tables that changed much (postgres.ts).
