@@ -36,32 +36,30 @@ const busyBatch = generateCorpus('small', 5, 37, 'busy').slice(0, 1000);
 const idleIngest = process.env.ONLY_IDLE ? null! : await ingest(client, 'ingest-idle', idleBatch);
 if (idleIngest) progress(`idle ingest ${idleIngest.documentsPerSecond.toFixed(1)} docs/s upload ${idleIngest.uploadSeconds.toFixed(1)} s total ${idleIngest.seconds.toFixed(1)} s`);
 
+/** Top-snippets (fine, k 10) of the load's collection, the queries taken in turn. */
+function searches(list: string[]): autocannon.Request[] {
+  let n = 0;
+  return [
+    {
+      method: 'POST',
+      path: '/v1/queries/top-snippets',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      setupRequest: (request) => ({ ...request, body: JSON.stringify({ collection_name: 'load', query: list[n++ % list.length], k: 10, precise_responses: true }) }),
+    },
+  ];
+}
+
 const heavyQueries = generateCommonQueries(100, 29);
 /** HEAVY connections of common-term searches for `seconds`, beside the load. */
 async function heavy(seconds: number): Promise<void> {
   const connections = Number(process.env.HEAVY ?? 0);
   if (connections === 0) return;
-  let n = 0;
-  const result = await autocannon({
-    url: sift.base,
-    connections,
-    duration: seconds,
-    timeout: 30,
-    requests: [
-      {
-        method: 'POST',
-        path: '/v1/queries/top-snippets',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-        setupRequest: (request) => ({ ...request, body: JSON.stringify({ collection_name: 'load', query: heavyQueries[n++ % heavyQueries.length], k: 10, precise_responses: true }) }),
-      },
-    ],
-  });
+  const result = await autocannon({ url: sift.base, connections, duration: seconds, timeout: 30, requests: searches(heavyQueries) });
   console.log(`heavy: rps ${(result.requests.total / result.duration).toFixed(1)} p50 ${result.latency.p50} p99 ${result.latency.p99} non2xx ${result.non2xx}`);
 }
 
 async function load(seconds: number, until?: Promise<unknown>) {
   if (!until) void heavy(seconds);
-  let n = 0;
   const slow: number[] = [];
   const t0 = performance.now();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -71,14 +69,7 @@ async function load(seconds: number, until?: Promise<unknown>) {
         connections: 50,
         duration: seconds,
         timeout: 30,
-        requests: [
-          {
-            method: 'POST',
-            path: '/v1/queries/top-snippets',
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-            setupRequest: (request) => ({ ...request, body: JSON.stringify({ collection_name: 'load', query: queries[n++ % queries.length], k: 10, precise_responses: true }) }),
-          },
-        ],
+        requests: searches(queries),
       },
       (error, r) => (error ? reject(error) : resolve(r)),
     );
