@@ -11,8 +11,10 @@ interface Member {
   ready: Promise<unknown>;
   /** Queries handed out on this connection and not yet released. */
   inFlight: number;
-  /** When the query at the head of this connection's pipeline began running (performance.now()). */
-  headSince: number;
+  /** Queries released so far: whether the connection moves. */
+  answered: number;
+  /** Answered nothing for STALL_MS with queries in flight, until it answers one. */
+  stalled: boolean;
   live: boolean;
 }
 
@@ -23,16 +25,18 @@ interface Waiter {
 
 /**
  * Most queries in flight on one connection: enough that its backend finds the next query waiting
- * when it finishes one, few enough that a slow query holds up only these behind it (50 clients
- * searching, 2 cores, one connection: 2,425-3,079 searches/s at 4, 2,415-3,593 at 8, 2,994-3,051
- * at 16; bench/fair-probe.ts --postgres).
+ * when it finishes one, few enough that a slow query holds up only these behind it. 50 clients
+ * searching, 2 cores, one connection, alternating runs (bench/fair-probe.ts --postgres): at 8,
+ * 2,315-2,964 searches/s against 2,720-3,499 with no limit; at 32, 3,153-3,212 against
+ * 2,735-3,206. With one client sending the slowest searches beside them (HEAVY=1): 1,213 at 8,
+ * 1,338 at 16, 1,471 at 32, 743-765 with no limit, 1,505 on a pool alone.
  */
-export const PIPELINE_DEPTH = 8;
+export const PIPELINE_DEPTH = 32;
 
 /**
- * A connection whose running query has run this long is stalled: the queries waiting for one go
- * to the overflow pool instead. Searches take 0.2-2 ms; the slowest kind (fine snippets of the
- * most common terms) 60-130 ms at 10-20 MB.
+ * A connection that answers nothing for this long while callers wait is stalled: they go to the
+ * overflow pool instead. Searches take 0.2-2 ms; the slowest kind (fine snippets of the most
+ * common terms) 60-130 ms at 10-20 MB.
  */
 export const STALL_MS = 20;
 
@@ -45,8 +49,11 @@ export const STALL_MS = 20;
  * Transactions cannot share a connection and never come here (postgres.ts).
  * Queries on one connection are answered in order, so a slow search would hold up every search
  * behind it, another organization's among them: at most PIPELINE_DEPTH are sent to a connection,
- * the others wait here, and while every connection's running query has run past STALL_MS they go
- * to the overflow pool, whose connections share the database's CPU instead.
+ * the others wait here, and while every connection has answered nothing for STALL_MS they go to
+ * the overflow pool, whose connections share the database's CPU instead. Whether a connection
+ * answered is looked at after the event loop has read the sockets (setImmediate): judged from
+ * the time of its last answer, a busy event loop made every connection look stalled and sent
+ * searches to the slower pool (50 clients while ingesting: 895 searches/s against 1,280).
  * pg's Pool cannot pipeline (it checks a client out for one query), hence this.
  */
 export class PipelinedPool {
@@ -54,7 +61,7 @@ export class PipelinedPool {
   readonly #open: () => pg.Client;
   readonly #overflow: { connect(): Promise<PoolClient> };
   readonly #waiting: Waiter[] = [];
-  #stallCheck: NodeJS.Timeout | null = null;
+  #stallWatch = false;
   #ended = false;
 
   constructor(size: number, open: () => pg.Client, overflow: { connect(): Promise<PoolClient> }) {
@@ -75,31 +82,47 @@ export class PipelinedPool {
   /** Hands waiting callers, in order, a place on a connection while there is one. */
   #dispatch(): void {
     while (this.#waiting.length > 0) {
-      const target = this.#target(performance.now());
+      const target = this.#target();
       if (target === null) break;
       const waiter = this.#waiting.shift()!;
       waiter.resolve(target === 'overflow' ? this.#overflow.connect() : this.#lease(target));
     }
-    if (this.#waiting.length > 0 && !this.#stallCheck) {
-      this.#stallCheck = setTimeout(() => {
-        this.#stallCheck = null;
+    if (this.#waiting.length > 0) this.#watchForStalls();
+  }
+
+  /**
+   * While a query waits, here or behind another on its connection: connections with queries in
+   * flight that answer none for STALL_MS are stalled.
+   */
+  #watchForStalls(): void {
+    if (this.#stallWatch) return;
+    this.#stallWatch = true;
+    const members = this.#members.filter((member): member is Member => member !== undefined);
+    const answered = members.map((member) => member.answered);
+    setTimeout(() => {
+      // After the next poll of the sockets, so answers that arrived meanwhile are counted.
+      setImmediate(() => {
+        this.#stallWatch = false;
+        members.forEach((member, i) => {
+          if (member.inFlight > 0 && member.answered === answered[i]) member.stalled = true;
+        });
         this.#dispatch();
-      }, STALL_MS);
-      this.#stallCheck.unref();
-    }
+        if (this.#members.some((member) => member && member.inFlight > 1)) this.#watchForStalls();
+      });
+    }, STALL_MS).unref();
   }
 
   /**
    * The connection with the fewest queries in flight among those neither stalled nor full (a
    * dropped one replaced first); 'overflow' when every one is stalled; null when one is full.
    */
-  #target(now: number): Member | 'overflow' | null {
+  #target(): Member | 'overflow' | null {
     let best: Member | null = null;
     let full = false;
     for (let i = 0; i < this.#members.length; i++) {
       const member = this.#members[i];
       if (!member?.live) return (this.#members[i] = this.#member());
-      if (member.inFlight > 0 && now - member.headSince > STALL_MS) continue;
+      if (member.stalled) continue;
       if (member.inFlight >= PIPELINE_DEPTH) full = true;
       else if (!best || member.inFlight < best.inFlight) best = member;
     }
@@ -108,14 +131,14 @@ export class PipelinedPool {
 
   /** A place on this connection, counted at once; released when its query is answered. */
   #lease(member: Member): Promise<PoolClient> {
-    if (member.inFlight++ === 0) member.headSince = performance.now();
+    if (++member.inFlight > 1) this.#watchForStalls();
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
       member.inFlight--;
-      // The next query in the pipeline, if any, runs from now.
-      member.headSince = performance.now();
+      member.answered++;
+      member.stalled = false;
       this.#dispatch();
     };
     return member.ready.then(
@@ -130,7 +153,7 @@ export class PipelinedPool {
 
   #member(): Member {
     const client = this.#open();
-    const member: Member = { client, ready: client.connect(), inFlight: 0, headSince: 0, live: true };
+    const member: Member = { client, ready: client.connect(), inFlight: 0, answered: 0, stalled: false, live: true };
     // A connection the database dropped is replaced by the next caller; the queries on it fail.
     const lost = () => {
       member.live = false;
@@ -143,7 +166,6 @@ export class PipelinedPool {
   async end(): Promise<void> {
     this.#ended = true;
     for (const waiter of this.#waiting.splice(0)) waiter.reject(new Error('The search connections are closed.'));
-    if (this.#stallCheck) clearTimeout(this.#stallCheck);
     const members = this.#members.filter((member): member is Member => member !== undefined);
     this.#members.fill(undefined);
     await Promise.all(members.map((member) => member.ready.then(() => member.client.end()).catch(() => {})));
