@@ -34,8 +34,8 @@ interface Waiter {
 export const PIPELINE_DEPTH = 32;
 
 /**
- * A connection that answers nothing for this long while callers wait is stalled: they go to the
- * overflow pool instead. Searches take 0.2-2 ms; the slowest kind (fine snippets of the most
+ * A connection that answers nothing for this long while a query waits (here, or behind another on
+ * it) is stalled: until it answers, callers go to the overflow pool instead. Searches take 0.2-2 ms; the slowest kind (fine snippets of the most
  * common terms) 60-130 ms at 10-20 MB.
  */
 export const STALL_MS = 20;
