@@ -11,7 +11,7 @@ const url = process.env.TEST_POSTGRES_URL;
 const pools: { end(): Promise<void> }[] = [];
 const open = (size: number) => {
   const overflow = new pg.Pool({ connectionString: url, max: 2 });
-  const pool = new PipelinedPool(size, () => new PreparedStatementsClient({ connectionString: url, pipeline: true } as pg.ClientConfig), overflow);
+  const pool = new PipelinedPool(size, () => new PreparedStatementsClient({ connectionString: url, pipeline: true }), overflow);
   pools.push(pool, overflow);
   return pool;
 };
@@ -23,7 +23,7 @@ afterEach(async () => {
 async function query(pool: PipelinedPool, text: string, values: unknown[]) {
   const client = await pool.connect();
   try {
-    return (await client.query(text, values)).rows;
+    return (await client.query<Record<string, number>>(text, values)).rows;
   } finally {
     client.release();
   }

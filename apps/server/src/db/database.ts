@@ -108,7 +108,7 @@ function openPostgres(url: string, searchConnections: number, searchPipelines: n
     dialect: new PostgresDialect({
       pool: new PipelinedPool(
         searchPipelines,
-        () => new PreparedStatementsClient({ connectionString: withOptions(url, searchSession.options), pipeline: true } as pg.ClientConfig),
+        () => new PreparedStatementsClient({ connectionString: withOptions(url, searchSession.options), pipeline: true }),
         searchTransactionsPool,
       ),
     }),

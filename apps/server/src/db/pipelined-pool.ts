@@ -1,10 +1,5 @@
+import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
-
-/** What Kysely's PostgresDialect asks of a pool: a client to query, released after. */
-interface PoolClient {
-  query: pg.Client['query'];
-  release(): void;
-}
 
 interface Member {
   client: pg.Client;
@@ -19,7 +14,7 @@ interface Member {
 }
 
 interface Waiter {
-  resolve(client: PoolClient | Promise<PoolClient>): void;
+  resolve(client: PostgresPoolClient | Promise<PostgresPoolClient>): void;
   reject(error: Error): void;
 }
 
@@ -35,8 +30,8 @@ export const PIPELINE_DEPTH = 32;
 
 /**
  * A connection that answers nothing for this long while a query waits (here, or behind another on
- * it) is stalled: until it answers, callers go to the overflow pool instead. Searches take 0.2-2 ms; the slowest kind (fine snippets of the most
- * common terms) 60-130 ms at 10-20 MB.
+ * it) is stalled: until it answers, callers go to the overflow pool instead. Searches take
+ * 0.2-2 ms; the slowest kind (fine snippets of the most common terms) 60-130 ms at 10-20 MB.
  */
 export const STALL_MS = 20;
 
@@ -56,22 +51,22 @@ export const STALL_MS = 20;
  * searches to the slower pool (50 clients while ingesting: 895 searches/s against 1,280).
  * pg's Pool cannot pipeline (it checks a client out for one query), hence this.
  */
-export class PipelinedPool {
+export class PipelinedPool implements PostgresPool {
   readonly #members: (Member | undefined)[];
   readonly #open: () => pg.Client;
-  readonly #overflow: { connect(): Promise<PoolClient> };
+  readonly #overflow: Pick<PostgresPool, 'connect'>;
   readonly #waiting: Waiter[] = [];
   #stallWatch = false;
   #ended = false;
 
-  constructor(size: number, open: () => pg.Client, overflow: { connect(): Promise<PoolClient> }) {
+  constructor(size: number, open: () => pg.Client, overflow: Pick<PostgresPool, 'connect'>) {
     this.#members = new Array(Math.max(1, size)).fill(undefined);
     this.#open = open;
     this.#overflow = overflow;
   }
 
   /** A client for one query: on a pipelined connection, or the overflow pool's while they are stalled. */
-  connect(): Promise<PoolClient> {
+  connect(): Promise<PostgresPoolClient> {
     if (this.#ended) return Promise.reject(new Error('The search connections are closed.'));
     return new Promise((resolve, reject) => {
       this.#waiting.push({ resolve, reject });
@@ -130,7 +125,7 @@ export class PipelinedPool {
   }
 
   /** A place on this connection, counted at once; released when its query is answered. */
-  #lease(member: Member): Promise<PoolClient> {
+  #lease(member: Member): Promise<PostgresPoolClient> {
     if (++member.inFlight > 1) this.#watchForStalls();
     let released = false;
     const release = () => {
@@ -142,7 +137,7 @@ export class PipelinedPool {
       this.#dispatch();
     };
     return member.ready.then(
-      () => ({ query: member.client.query.bind(member.client) as pg.Client['query'], release }),
+      () => ({ query: member.client.query.bind(member.client) as PostgresPoolClient['query'], release }),
       (error: Error) => {
         member.live = false;
         release();
