@@ -300,18 +300,25 @@ function documentFields(row: DocumentRow, collectionName: string, fileUrl: strin
   };
 }
 
-/** Document counts by status, for one collection or the whole organization. */
-export async function getStatus({ db }: Database, actor: Pick<ProviderActor, 'organizationId'>, input: { collection_name?: string | null }) {
-  let query = db
+/**
+ * A collection's (or an organization's) documents and their text bytes by status, read from the
+ * status indexes alone (migration 015): clients poll it while they upload.
+ */
+export function statusCountsQuery(db: Kysely<DB>, scope: { collectionId: string } | { organizationId: string }) {
+  const query = db
     .selectFrom('documents')
     .select((eb) => ['index_status', eb.fn.countAll<number>().as('count'), eb.fn.sum<number>('text_bytes').as('bytes')])
     .groupBy('index_status');
-  if (input.collection_name != null) {
-    const collection = await requireCollection(db, actor.organizationId, input.collection_name);
-    query = query.where('collection_id', '=', collection.collectionId);
-  } else {
-    query = query.where('organization_id', '=', actor.organizationId);
-  }
+  return 'collectionId' in scope ? query.where('collection_id', '=', scope.collectionId) : query.where('organization_id', '=', scope.organizationId);
+}
+
+/** Document counts by status, for one collection or the whole organization. */
+export async function getStatus({ db }: Database, actor: Pick<ProviderActor, 'organizationId'>, input: { collection_name?: string | null }) {
+  const scope =
+    input.collection_name != null
+      ? { collectionId: (await requireCollection(db, actor.organizationId, input.collection_name)).collectionId }
+      : { organizationId: actor.organizationId };
+  const query = statusCountsQuery(db, scope);
   const counts: Record<string, number> = {};
   let indexedBytes = 0;
   for (const row of await query.execute()) {

@@ -12,6 +12,7 @@ import * as compactPostings from './011_compact_postings.ts';
 import * as metadataByCollection from './012_metadata_by_collection.ts';
 import * as smallFilesInSqlite from './013_small_files_in_sqlite.ts';
 import * as coveringPostings from './014_covering_postings.ts';
+import * as coveringStatusCounts from './015_covering_status_counts.ts';
 
 /**
  * Migrations by name; Kysely runs them in name order. Each area adds its own file here
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '012_metadata_by_collection': metadataByCollection,
   '013_small_files_in_sqlite': smallFilesInSqlite,
   '014_covering_postings': coveringPostings,
+  '015_covering_status_counts': coveringStatusCounts,
 };
