@@ -193,7 +193,7 @@ describe('one index per collection', () => {
   test("deleting an organization removes its collections' indexes", async () => {
     const id = await collectionId(h, f.organizationB, 'main');
     expect(await indexRows(h, id)).toBeGreaterThan(0);
-    // What deleting an organization does: its collections go in one statement, their rows cascading.
+    // What deleting an organization does: its collections' documents go a batch at a time, then the collections.
     await deleteCollectionsOf(h.database, h.files, f.organizationB);
     await h.database.db.deleteFrom('organizations').where('id', '=', f.organizationB).execute();
     expect(await indexRows(h, id)).toBe(0);

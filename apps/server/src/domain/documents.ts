@@ -19,6 +19,7 @@ import { requireCollection } from './collections.ts';
 import { queuedState } from './document-states.ts';
 import { Conflict, DomainError, NotFound } from './errors.ts';
 import { pageImageUrls } from './page-images.ts';
+import { deleteSnippetsOf } from './snippet-deletion.ts';
 import type { ProviderActor } from './provider-actor.ts';
 import { addDocumentEvent, addGroupedDocumentEvent } from './usage-events.ts';
 
@@ -208,6 +209,9 @@ export async function updateDocument(database: Database, actor: Pick<ProviderAct
 /** Deletes one path or up to 64; 404 only when none of them exists. */
 export async function deleteDocuments(database: Database, actor: ProviderActor, input: DeleteDocumentRequest) {
   const paths = [...new Set(Array.isArray(input.path) ? input.path : [input.path])];
+  const { collectionId } = await requireCollection(database.db, actor.organizationId, input.collection_name);
+  const found = await database.db.selectFrom('documents').select('id').where('collection_id', '=', collectionId).where('path', 'in', paths).execute();
+  await deleteSnippetsOf(database.db, found.map((row) => row.id));
   const deleted = await database.db.transaction().execute(async (trx) => {
     const collection = await requireCollection(trx, actor.organizationId, input.collection_name);
     const rows = await trx
@@ -222,8 +226,8 @@ export async function deleteDocuments(database: Database, actor: ProviderActor, 
     return rows;
   });
   await actor.files.release(database, deleted.map((row) => row.file_hash));
-  const found = new Set(deleted.map((row) => row.path));
-  return { deleted_paths: paths.filter((path) => found.has(path)) };
+  const gone = new Set(deleted.map((row) => row.path));
+  return { deleted_paths: paths.filter((path) => gone.has(path)) };
 }
 
 const documentColumns = ['id', 'path', 'metadata', 'index_status', 'size', 'num_pages', 'created_at', 'error'] as const;
