@@ -102,7 +102,15 @@ describe('metrics', () => {
     expect(value('sift_documents_indexed')).toBeGreaterThanOrEqual(1);
     expect(value('sift_indexed_bytes')).toBeGreaterThanOrEqual('metrics for the operators'.length);
     expect(value('sift_reranker_bytes_total')).toBe(reranked.body.total_bytes);
-    if (h.database.dialect === 'postgres') expect(value('sift_db_pool_connections{state="total"}')).toBeGreaterThanOrEqual(1);
+    if (h.database.dialect === 'postgres') {
+      expect(value('sift_db_pool_connections{state="total"}')).toBeGreaterThanOrEqual(1);
+      // The two searches ran on a pipelined connection, answered: none in flight, none sent elsewhere.
+      expect(value('sift_search_connections{pool="pipelined",state="total"}')).toBeGreaterThanOrEqual(1);
+      expect(value('sift_search_connections{pool="pipelined",state="in_flight"}')).toBe(0);
+      expect(value('sift_search_connections{pool="pipelined",state="stalled"}')).toBe(0);
+      expect(value('sift_search_connections{pool="transactions",state="waiting"}')).toBe(0);
+      expect(value('sift_search_overflow_total')).toBe(0);
+    }
   });
 });
 

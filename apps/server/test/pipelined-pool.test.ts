@@ -69,9 +69,12 @@ test.runIf(url)('queries past the depth wait, and go to the overflow pool once t
   const order: string[] = [];
   const slow = query(pool, 'select pg_sleep(0.5)', []).then(() => order.push('slow'));
   const others = Array.from({ length: PIPELINE_DEPTH - 1 + 6 }, () => query(pool, 'select pg_backend_pid() as pid', []).then((rows) => order.push(rows[0].pid === pid ? 'behind' : 'overflow')));
+  // What the metrics report meanwhile: the connection full and stalled, nobody left waiting here.
+  await expect.poll(() => pool.stats()).toEqual({ connections: 1, inFlight: PIPELINE_DEPTH, waiting: 0, stalled: 1, overflowed: 6 });
   await Promise.all([slow, ...others]);
   // Those sent behind the slow query wait for it; the six past the depth do not.
   expect(order).toEqual([...Array(6).fill('overflow'), 'slow', ...Array(PIPELINE_DEPTH - 1).fill('behind')]);
+  expect(pool.stats()).toEqual({ connections: 1, inFlight: 0, waiting: 0, stalled: 0, overflowed: 6 });
 });
 
 test.runIf(url)('a connection the database drops is replaced: the next queries answer on a new one', async () => {

@@ -104,21 +104,19 @@ function openPostgres(url: string, searchConnections: number, searchPipelines: n
   const searchTransactionsPool = postgresPool(url, searchConnections, searchSession);
   const searchTransactionsDb = new Kysely<DB>({ dialect: new PostgresDialect({ pool: searchTransactionsPool }) });
   // A search without a filter is one statement, sent on a few pipelined connections (pipelined-pool.ts).
-  const searchDb = new Kysely<DB>({
-    dialect: new PostgresDialect({
-      pool: new PipelinedPool(
-        searchPipelines,
-        () => new PreparedStatementsClient({ connectionString: withOptions(url, searchSession.options), pipeline: true }),
-        searchTransactionsPool,
-      ),
-    }),
-  });
+  const pipelined = new PipelinedPool(
+    searchPipelines,
+    () => new PreparedStatementsClient({ connectionString: withOptions(url, searchSession.options), pipeline: true }),
+    searchTransactionsPool,
+  );
+  const searchDb = new Kysely<DB>({ dialect: new PostgresDialect({ pool: pipelined }) });
   return {
     db,
     searchDb,
     searchTransactionsDb,
     dialect: 'postgres',
     pool,
+    searchPools: { pipelined, transactions: searchTransactionsPool },
     destroy: async () => {
       await searchDb.destroy();
       await searchTransactionsDb.destroy();

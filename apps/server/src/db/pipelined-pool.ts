@@ -13,6 +13,15 @@ interface Member {
   live: boolean;
 }
 
+export interface PipelinedPoolStats {
+  connections: number;
+  inFlight: number;
+  waiting: number;
+  stalled: number;
+  /** Queries sent to the overflow pool since the start, every connection being stalled. */
+  overflowed: number;
+}
+
 interface Waiter {
   resolve(client: PostgresPoolClient | Promise<PostgresPoolClient>): void;
   reject(error: Error): void;
@@ -58,6 +67,7 @@ export class PipelinedPool implements PostgresPool {
   readonly #waiting: Waiter[] = [];
   #stallWatch = false;
   #ended = false;
+  #overflowed = 0;
 
   constructor(size: number, open: () => pg.Client, overflow: Pick<PostgresPool, 'connect'>) {
     this.#members = new Array(Math.max(1, size)).fill(undefined);
@@ -80,6 +90,7 @@ export class PipelinedPool implements PostgresPool {
       const target = this.#target();
       if (target === null) break;
       const waiter = this.#waiting.shift()!;
+      if (target === 'overflow') this.#overflowed++;
       waiter.resolve(target === 'overflow' ? this.#overflow.connect() : this.#lease(target));
     }
     if (this.#waiting.length > 0) this.#watchForStalls();
@@ -144,6 +155,18 @@ export class PipelinedPool implements PostgresPool {
         throw error;
       },
     );
+  }
+
+  /** For the metrics: open connections, queries on them, callers waiting here, stalls, overflows so far. */
+  stats(): PipelinedPoolStats {
+    const members = this.#members.filter((member): member is Member => member?.live === true);
+    return {
+      connections: members.length,
+      inFlight: members.reduce((total, member) => total + member.inFlight, 0),
+      waiting: this.#waiting.length,
+      stalled: members.filter((member) => member.stalled).length,
+      overflowed: this.#overflowed,
+    };
   }
 
   #member(): Member {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Pool } from 'pg';
+import type { PipelinedPool } from './pipelined-pool.ts';
 import type { AccountsTables } from './tables/accounts.ts';
 import type { BillingTables } from './tables/billing.ts';
 import type { OperationsTables } from './tables/operations.ts';
@@ -22,6 +23,8 @@ export interface Database {
   sqlitePath?: string;
   /** PostgreSQL's connection pool, when PostgreSQL runs (shared limits, pool metrics). */
   pool?: Pool;
+  /** PostgreSQL: the searches' connections behind searchDb and searchTransactionsDb (metrics). */
+  searchPools?: { pipelined: PipelinedPool; transactions: Pool };
   /** SQLite: reader threads answering searches (default: one per core). */
   searchThreads?: number;
   destroy(): Promise<void>;

@@ -86,6 +86,37 @@ export function createMetrics(database: Database) {
       this.set({ state: 'waiting' }, pool.waitingCount);
     },
   });
+  new Gauge({
+    name: 'sift_search_connections',
+    help:
+      'PostgreSQL connections of the searches of this process. pool="pipelined" (searches without a filter): total, in_flight (queries sent), waiting (for a place on one), stalled (answering nothing for 20 ms); pool="transactions" (filtered searches, and the others while every pipelined one is stalled): total, idle, waiting.',
+    labelNames: ['pool', 'state'] as const,
+    registers,
+    collect() {
+      const pools = database.searchPools;
+      if (!pools) return;
+      const pipelined = pools.pipelined.stats();
+      this.set({ pool: 'pipelined', state: 'total' }, pipelined.connections);
+      this.set({ pool: 'pipelined', state: 'in_flight' }, pipelined.inFlight);
+      this.set({ pool: 'pipelined', state: 'waiting' }, pipelined.waiting);
+      this.set({ pool: 'pipelined', state: 'stalled' }, pipelined.stalled);
+      this.set({ pool: 'transactions', state: 'total' }, pools.transactions.totalCount);
+      this.set({ pool: 'transactions', state: 'idle' }, pools.transactions.idleCount);
+      this.set({ pool: 'transactions', state: 'waiting' }, pools.transactions.waitingCount);
+    },
+  });
+  new Counter({
+    name: 'sift_search_overflow_total',
+    help: 'Searches without a filter sent to the transactions pool because every pipelined connection was stalled (PostgreSQL).',
+    registers,
+    collect() {
+      const pools = database.searchPools;
+      if (!pools) return;
+      // The pool counts; the metric reports its count.
+      this.reset();
+      this.inc(pools.pipelined.stats().overflowed);
+    },
+  });
   return { registry, httpRequests, httpDuration, searchDuration, rerankerBytes };
 }
 
