@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { foldDocumentUsage } from '../src/db/document-usage-pending.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
@@ -50,6 +51,7 @@ test('a collection of more documents and snippets than a batch goes whole, searc
     expect(Number(rows.n), table).toBe(0);
   }
   for (const { file_hash } of documents) await expect(h.files.read(file_hash)).rejects.toThrow();
+  await foldDocumentUsage(db);
   const usage = await db
     .selectFrom('document_usage')
     .select((eb) => eb.fn.sum<number>('event_count').as('n'))

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
+import { foldDocumentUsage } from '../src/db/document-usage-pending.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
@@ -31,6 +32,7 @@ test('concurrent uploads: one conflict and one unknown collection fail alone, th
 
   const stored = await h.database.db.selectFrom('documents').select('path').orderBy('path').execute();
   expect(stored.map((row) => row.path)).toEqual(Array.from({ length: 8 }, (_, i) => `doc-${i}.txt`));
+  await foldDocumentUsage(h.database.db);
   const usage = await h.database.db.selectFrom('document_usage').select((eb) => eb.fn.sum<number>('event_count').as('added')).where('event_type', '=', 'added').executeTakeFirstOrThrow();
   expect(Number(usage.added)).toBe(8);
   // SQLite commits them in fewer transactions than uploads; PostgreSQL gives each its own.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Harness, startHarness } from './harness.ts';
+import { foldDocumentUsage } from '../src/db/document-usage-pending.ts';
 import { flushQueryUsage } from '../src/domain/query-usage.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
@@ -217,6 +218,7 @@ describe('documents and queries', () => {
   });
 
   test('usage events are recorded for document actions and queries', async () => {
+    await foldDocumentUsage(h.database.db);
     const documents = await h.database.db.selectFrom('document_usage').selectAll().where('organization_id', '=', f.organizationA).execute();
     const byType = (type: string) => documents.filter((row) => row.event_type === type).reduce((total, row) => total + Number(row.event_count), 0);
     expect(byType('added')).toBeGreaterThanOrEqual(5);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { keepDocumentUsageFolded } from './document-usage-pending.ts';
 import { migrations } from './migrations/index.ts';
 import { PipelinedPool } from './pipelined-pool.ts';
 import { PreparedStatementsClient } from './prepared-statements-client.ts';
@@ -110,6 +111,7 @@ function openPostgres(url: string, searchConnections: number, searchPipelines: n
     searchTransactionsPool,
   );
   const searchDb = new Kysely<DB>({ dialect: new PostgresDialect({ pool: pipelined }) });
+  const usage = keepDocumentUsageFolded(db);
   return {
     db,
     searchDb,
@@ -118,6 +120,7 @@ function openPostgres(url: string, searchConnections: number, searchPipelines: n
     pool,
     searchPools: { pipelined, transactions: searchTransactionsPool },
     destroy: async () => {
+      await usage.stop();
       await searchDb.destroy();
       await searchTransactionsDb.destroy();
       await db.destroy();

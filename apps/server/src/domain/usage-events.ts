@@ -1,10 +1,12 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
+import { appendsDocumentUsage, DOCUMENT_USAGE_COUNTERS } from '../db/document-usage-pending.ts';
 import type { GroupSums } from '../db/group-commit.ts';
 import type { DB } from '../db/schema.ts';
 
 /**
  * Usage events of spec §3, added into one row per organization, collection, kind and minute.
- * Callers pass the transaction of the action they count, so an event exists iff its action did.
+ * Callers pass the transaction of the action they count, so an event exists iff its action did
+ * (on PostgreSQL a document event is appended in it and added into its row within a second).
  */
 export const minuteWindow = (at = Date.now()): number => Math.floor(at / 60_000) * 60;
 
@@ -61,17 +63,19 @@ export async function addDocumentEvent(
     total_ocr_pages: counters.ocrPages ?? 0,
     total_time_taken_ms: Math.round(counters.timeMs ?? 0),
   };
-  const added = [
-    'event_count', 'total_file_size_bytes', 'total_content_tokens', 'total_coarse_chunks', 'total_fine_chunks',
-    'total_pages', 'total_ocr_pages', 'total_time_taken_ms',
-  ] as const;
+  // PostgreSQL: appended, and added in about a second later (db/document-usage-pending.ts), so
+  // concurrent uploads to a collection never wait on its minute's row.
+  if (appendsDocumentUsage(trx)) {
+    await trx.insertInto('document_usage_pending').values(row).execute();
+    return;
+  }
   await trx
     .insertInto('document_usage')
     .values(row)
     .onConflict((conflict) =>
       conflict
         .columns(['organization_id', 'window_start', 'collection_id', 'event_type'])
-        .doUpdateSet(addingCounters('document_usage', added)),
+        .doUpdateSet(addingCounters('document_usage', DOCUMENT_USAGE_COUNTERS)),
     )
     .execute();
 }

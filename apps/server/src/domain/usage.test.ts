@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Harness, startHarness } from '../../test/harness.ts';
 import { type DocumentRow, insertDocumentRows, insertQueryRows, insertRerankRows } from '../../test/usage-rows.ts';
+import { foldDocumentUsage } from '../db/document-usage-pending.ts';
 import { splitRange } from '../db/usage-buckets.ts';
 import { bootstrap } from './bootstrap.ts';
 import { addDocumentEvent } from './usage-events.ts';
@@ -134,7 +135,11 @@ describe('hourly rollups', () => {
   test('writes through the retrieval engine upserts (update triggers) keep rollups equal to the minute rows', async () => {
     const org = await freshOrganization('upserts');
     const collection = { organizationId: org, collectionId: 'c1', collectionName: 'one' };
-    for (let i = 0; i < 3; i += 1) await addDocumentEvent(h.database.db, collection, 'added', { fileBytes: 10 });
+    for (let i = 0; i < 3; i += 1) {
+      await addDocumentEvent(h.database.db, collection, 'added', { fileBytes: 10 });
+      // PostgreSQL appends the event; folded one at a time, the second and third are upserts.
+      await foldDocumentUsage(h.database.db);
+    }
     const now = Math.floor(Date.now() / 1000);
     const hourStart = now - (now % 3600);
     const viaHours = await getDocumentUsageHistory(h.database, { organizationId: org }, { start_time: hourStart - 86_400 * 2, end_time: hourStart + 86_400 * 2 - 1, aggregation_window: 'daily' });

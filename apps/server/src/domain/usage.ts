@@ -10,6 +10,7 @@ import {
   type UsageKey,
   type UsageRequest,
 } from '@sift/contracts';
+import { foldDocumentUsage } from '../db/document-usage-pending.ts';
 import type { Database } from '../db/schema.ts';
 import { sumUsage, type UsageSums } from '../db/usage-buckets.ts';
 import type { UsageSource } from '../db/usage-rollups.ts';
@@ -67,8 +68,14 @@ export function calendarMonth(now: Date): { start: Date; end: Date } {
   };
 }
 
-async function countersOf(database: Database, organizationId: string, sources: UsageSource[]) {
+/** Reads see every event: this process's buffered queries, and document events still pending (PostgreSQL). */
+async function usageWritten(database: Database): Promise<void> {
   await flushQueryUsage(database);
+  await foldDocumentUsage(database.db);
+}
+
+async function countersOf(database: Database, organizationId: string, sources: UsageSource[]) {
+  await usageWritten(database);
   const cycle = await billingCycle(database, organizationId);
   const over = async (from: number, to: number) => {
     const stats: Partial<Record<UsageKey, UsageMetric>> = {};
@@ -107,7 +114,7 @@ export function historyWindows({ start_time, end_time, aggregation_window }: Pic
 
 async function historyOf(database: Database, actor: UsageActor, input: UsageRequest, source: UsageSource) {
   const windows = historyWindows(input);
-  await flushQueryUsage(database);
+  await usageWritten(database);
   const metrics = metricsOf[source];
   const collectionNames = source === 'reranker' || source === 'embed' ? undefined : (input.collection_names ?? undefined);
   const sums = await sumUsage(database, source, {

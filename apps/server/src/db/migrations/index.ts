@@ -13,6 +13,7 @@ import * as metadataByCollection from './012_metadata_by_collection.ts';
 import * as smallFilesInSqlite from './013_small_files_in_sqlite.ts';
 import * as coveringPostings from './014_covering_postings.ts';
 import * as coveringStatusCounts from './015_covering_status_counts.ts';
+import * as documentUsagePending from './016_document_usage_pending.ts';
 
 /**
  * Migrations by name; Kysely runs them in name order. Each area adds its own file here
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '013_small_files_in_sqlite': smallFilesInSqlite,
   '014_covering_postings': coveringPostings,
   '015_covering_status_counts': coveringStatusCounts,
+  '016_document_usage_pending': documentUsagePending,
 };

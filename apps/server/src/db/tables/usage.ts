@@ -1,7 +1,10 @@
+import type { Generated } from 'kysely';
+
 /**
  * Usage events of spec §3, one row per organization, collection (or model), kind and minute
- * window, added to in the same transaction as the action they count. `window_start` is Unix
- * seconds at the start of the minute. Collections are named as well as identified so history
+ * window, added to in the same transaction as the action they count (on PostgreSQL, document
+ * events are appended to document_usage_pending in it and added in within a second, migration
+ * 016). `window_start` is Unix seconds at the start of the minute. Collections are named as well as identified so history
  * survives a deleted collection and can be filtered by name.
  */
 export interface UsageTables {
@@ -23,6 +26,8 @@ export interface UsageTables {
     total_ocr_pages: number;
     total_time_taken_ms: number;
   };
+  /** PostgreSQL: document usage events not yet added into document_usage (migration 016). */
+  document_usage_pending: UsageTables['document_usage'] & { id: Generated<number> };
   query_usage: {
     window_start: number;
     organization_id: string;
