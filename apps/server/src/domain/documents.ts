@@ -19,8 +19,8 @@ import { requireCollection } from './collections.ts';
 import { queuedState } from './document-states.ts';
 import { Conflict, DomainError, NotFound } from './errors.ts';
 import { pageImageUrls } from './page-images.ts';
-import { deleteSnippetsOf } from './snippet-deletion.ts';
 import type { ProviderActor } from './provider-actor.ts';
+import { deleteSnippetsOf } from './snippet-deletion.ts';
 import { addDocumentEvent, addGroupedDocumentEvent } from './usage-events.ts';
 
 export const documentMessages = {
