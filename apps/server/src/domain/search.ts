@@ -3,6 +3,7 @@ import { type DocumentHit, filteredDocuments, type SearchRequest, searchIndex } 
 import type { FilterNode } from '../db/search/filter-node.ts';
 import type { Database } from '../db/schema.ts';
 import { countTokens } from '../ingest/tokens.ts';
+import { noteSearchAnswered } from '../search-activity.ts';
 import { findQueriedCollection } from './collections.ts';
 import { parseMetadataFilter } from './metadata-filter.ts';
 import { pageImageUrls } from './page-images.ts';
@@ -53,6 +54,7 @@ function recordQuery(
   results: { content?: string | null }[],
   startedAt: number,
 ) {
+  noteSearchAnswered();
   recordQueryUsage(database, collection, queryType, {
     queryBytes: query ? utf8(query) : 0,
     queriedBytes: results.reduce((total, result) => total + (result.content ? utf8(result.content) : 0), 0),

@@ -10,7 +10,7 @@ import { lowerThisThreadsPriority } from './thread-priority.ts';
 import { startIngestWorkers } from './worker.ts';
 
 /** The ingestion thread (see thread.ts): its own database handle, the usual worker loops. */
-const { dataDir, databaseUrl, storage, concurrency, graceMs, checkpoints, nice } = workerData as {
+const { dataDir, databaseUrl, storage, concurrency, graceMs, checkpoints, nice, searchesAnswered } = workerData as {
   dataDir: string;
   databaseUrl?: string;
   storage: StorageConfig;
@@ -18,6 +18,7 @@ const { dataDir, databaseUrl, storage, concurrency, graceMs, checkpoints, nice }
   graceMs: number;
   checkpoints: boolean;
   nice: number;
+  searchesAnswered: Int32Array;
 };
 const port = parentPort!;
 if (!lowerThisThreadsPriority(nice)) port.postMessage({ type: 'info', text: `ingest: could not lower this thread's priority to nice ${nice}; ingestion shares the cores with searches as an equal` });
@@ -30,7 +31,7 @@ const log = {
 };
 const logs = checkpoints ? keepWriteAheadLogsSmall(database, { log }) : null;
 const files = openFileStore(storage, database, dataDir);
-const workers = await startIngestWorkers({ database, files, concurrency, log });
+const workers = await startIngestWorkers({ database, files, concurrency, log, searchesAnswered });
 port.on('message', async (message: { type: 'queued' | 'stop' }) => {
   if (message.type === 'queued') notifyDocumentsQueued();
   if (message.type === 'stop') {

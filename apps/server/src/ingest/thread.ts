@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { StorageConfig } from '../config.ts';
 import { onDocumentQueued } from '../db/queue.ts';
+import { searchesAnswered } from '../search-activity.ts';
 
 export interface IngestThreadOptions {
   dataDir: string;
@@ -31,7 +32,16 @@ export function startIngestThread(options: IngestThreadOptions): { stop(): Promi
   const entry = new URL('./thread-entry.ts', import.meta.url).href;
   const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`, {
     eval: true,
-    workerData: { dataDir: options.dataDir, databaseUrl: options.databaseUrl, storage: options.storage, concurrency: options.concurrency, graceMs: STOP_GRACE_MS, checkpoints: options.checkpoints, nice: options.nice },
+    workerData: {
+      dataDir: options.dataDir,
+      databaseUrl: options.databaseUrl,
+      storage: options.storage,
+      concurrency: options.concurrency,
+      graceMs: STOP_GRACE_MS,
+      checkpoints: options.checkpoints,
+      nice: options.nice,
+      searchesAnswered,
+    },
   });
   let exited = false;
   worker.once('exit', () => {
