@@ -134,7 +134,7 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
       const searchesBefore = searchCount();
       try {
         await processBatch(jobs);
-        if (pacesForSearches && searchCount() !== searchesBefore) await pause((performance.now() - lastWorkAt) * SEARCH_PACE);
+        if (pacesForSearches && searchCount() !== searchesBefore) await pause(Math.min(PACE_MOST_MS, (performance.now() - lastWorkAt) * SEARCH_PACE));
       } catch (error) {
         if (isDatabaseBusy(error)) {
           // Not the documents' fault: they go back to the queue, and this loop backs off a moment.
@@ -460,6 +460,12 @@ const BUSY_BACKOFF_MS = 500;
  * the whole (#13: at least half, and at least a quarter).
  */
 const SEARCH_PACE = 0.75;
+
+/**
+ * The longest such pause: a large document's batch takes minutes, and a stop waits for the pause
+ * (the pauses of small documents' batches, tens of milliseconds, are what share the CPU).
+ */
+const PACE_MOST_MS = 1000;
 
 /** A pause that new documents do not cut short (unlike the loops' naps). */
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
