@@ -1,7 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { documentsByStatus } from '../db/document-counts.ts';
+import { STALL_MS } from '../db/pipelined-pool.ts';
 import type { Database } from '../db/schema.ts';
 
 /** Latency buckets in seconds: from a cached search (a millisecond) to a large upload. */
@@ -81,15 +83,12 @@ export function createMetrics(database: Database) {
     collect() {
       const pool = database.pool;
       if (!pool) return;
-      this.set({ state: 'total' }, pool.totalCount);
-      this.set({ state: 'idle' }, pool.idleCount);
-      this.set({ state: 'waiting' }, pool.waitingCount);
+      setPoolStates(this, {}, pool);
     },
   });
   new Gauge({
     name: 'sift_search_connections',
-    help:
-      'PostgreSQL connections of the searches of this process. pool="pipelined" (searches without a filter): total, in_flight (queries sent), waiting (for a place on one), stalled (answering nothing for 20 ms); pool="transactions" (filtered searches, and the others while every pipelined one is stalled): total, idle, waiting.',
+    help: `PostgreSQL connections of the searches of this process. pool="pipelined" (searches without a filter): total, in_flight (queries sent), waiting (for a place on one), stalled (answering nothing for ${STALL_MS} ms); pool="transactions" (filtered searches, and the others while every pipelined one is stalled): total, idle, waiting.`,
     labelNames: ['pool', 'state'] as const,
     registers,
     collect() {
@@ -100,9 +99,7 @@ export function createMetrics(database: Database) {
       this.set({ pool: 'pipelined', state: 'in_flight' }, pipelined.inFlight);
       this.set({ pool: 'pipelined', state: 'waiting' }, pipelined.waiting);
       this.set({ pool: 'pipelined', state: 'stalled' }, pipelined.stalled);
-      this.set({ pool: 'transactions', state: 'total' }, pools.transactions.totalCount);
-      this.set({ pool: 'transactions', state: 'idle' }, pools.transactions.idleCount);
-      this.set({ pool: 'transactions', state: 'waiting' }, pools.transactions.waitingCount);
+      setPoolStates(this, { pool: 'transactions' }, pools.transactions);
     },
   });
   new Counter({
@@ -118,6 +115,13 @@ export function createMetrics(database: Database) {
     },
   });
   return { registry, httpRequests, httpDuration, searchDuration, rerankerBytes };
+}
+
+/** A pg pool's connections (total, idle) and the requests waiting for one, under `state`. */
+function setPoolStates<Label extends string>(gauge: Gauge<Label>, labels: Partial<Record<Label, string>>, pool: Pick<pg.Pool, 'totalCount' | 'idleCount' | 'waitingCount'>): void {
+  for (const [state, count] of [['total', pool.totalCount], ['idle', pool.idleCount], ['waiting', pool.waitingCount]] as const) {
+    gauge.set({ ...labels, state } as Partial<Record<Label, string>>, count);
+  }
 }
 
 const QUERY_ROUTE = '/v1/queries/';
