@@ -192,7 +192,9 @@ describe('authorization matrix', () => {
       const payload = body(ctx);
       expect((await h.call(path, payload)).status).toBe(401);
       expect((await h.call(path, payload, 'not-a-jwt')).status).toBe(401);
-      expect((await h.call(path, payload, ctx.owner.token.slice(0, -2) + 'xx')).status).toBe(401);
+      // The signature's second-to-last character changed for certain (its own "xx" ending passed once in 4,096 runs).
+      const tampered = ctx.owner.token.slice(0, -2) + (ctx.owner.token.at(-2) === 'x' ? 'y' : 'x') + ctx.owner.token.at(-1);
+      expect((await h.call(path, payload, tampered)).status).toBe(401);
       const outsiderCall = await h.call(path, payload, outsider.token);
       expect(outsiderCall.status).toBe(404);
       const asMember = await h.call(path, payload, ctx.member.token);
