@@ -49,6 +49,17 @@ describe.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the reader pool',
     expect(results[3]).toEqual({ status: 'fulfilled', value: [{ word: 'word-2' }] });
   });
 
+  test('queries piling up behind a slow one are answered by the other thread', async () => {
+    const order: string[] = [];
+    const slow = pool
+      .all(searchFile, 'with recursive c(n) as (select 1 union all select n + 1 from c where n < 3000000) select count(*) as n from c', [])
+      .then(() => order.push('slow'));
+    const quick = Array.from({ length: 100 }, (_, n) => pool.all(searchFile, 'select word from words where n = ?', [n]).then(() => order.push(`quick ${n}`)));
+    await Promise.all([slow, ...quick]);
+    // Queries sent once the first thread fell behind did not wait for the slow one: the other thread took them.
+    expect(order.indexOf('quick 60')).toBeLessThan(order.indexOf('slow'));
+  });
+
   test('a search file that does not exist matches nothing', async () => {
     expect(await pool.all(join(dir, 'missing.db'), 'select word from words', [])).toEqual([]);
   });
