@@ -1,4 +1,5 @@
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
+import type { Socket } from 'node:net';
 import type pg from 'pg';
 
 interface Member {
@@ -11,6 +12,8 @@ interface Member {
   /** Answered nothing for STALL_MS with queries in flight, until it answers one. */
   stalled: boolean;
   live: boolean;
+  /** Writes held until the end of this event-loop turn (holdWrites). */
+  corked: boolean;
 }
 
 export interface PipelinedPoolStats {
@@ -138,6 +141,7 @@ export class PipelinedPool implements PostgresPool {
   /** A place on this connection, counted at once; released when its query is answered. */
   #lease(member: Member): Promise<PostgresPoolClient> {
     if (++member.inFlight > 1) this.#watchForStalls();
+    this.#holdWrites(member);
     let released = false;
     const release = () => {
       if (released) return;
@@ -157,6 +161,21 @@ export class PipelinedPool implements PostgresPool {
     );
   }
 
+  /**
+   * The queries of one event-loop turn leave in one write: the socket is corked at the first and
+   * uncorked once the turn's callbacks have run (pg corks each query's messages on its own).
+   */
+  #holdWrites(member: Member): void {
+    if (member.corked) return;
+    const stream = (member.client as unknown as { connection: { stream: Socket } }).connection.stream;
+    member.corked = true;
+    stream.cork();
+    setImmediate(() => {
+      member.corked = false;
+      stream.uncork();
+    });
+  }
+
   /** For the metrics: open connections, queries on them, callers waiting here, stalls, overflows so far. */
   stats(): PipelinedPoolStats {
     const members = this.#members.filter((member): member is Member => member?.live === true);
@@ -171,7 +190,7 @@ export class PipelinedPool implements PostgresPool {
 
   #member(): Member {
     const client = this.#open();
-    const member: Member = { client, ready: client.connect(), inFlight: 0, answered: 0, stalled: false, live: true };
+    const member: Member = { client, ready: client.connect(), inFlight: 0, answered: 0, stalled: false, live: true, corked: false };
     // A connection the database dropped is replaced by the next caller; the queries on it fail.
     const lost = () => {
       member.live = false;

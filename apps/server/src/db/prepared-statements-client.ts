@@ -35,9 +35,22 @@ export class PreparedStatementsClient extends pg.Client {
       const name = statementName(config);
       if (this.#prepared.has(name) || this.#prepared.size < PREPARED_PER_CONNECTION) {
         this.#prepared.add(name);
-        return super.query({ name, text: config, values }, callback);
+        return this.#named(name, config, values, callback);
       }
     }
     return super.query(config, values, callback);
+  }
+
+  /**
+   * A named query built as pg's own Query, which pg takes as it is: a config object is copied
+   * first (property descriptors and all), 5 us of the HTTP thread's time per search.
+   */
+  #named(name: string, text: string, values: unknown[], callback: unknown): unknown {
+    if (callback) return super.query({ name, text, values }, callback as () => void);
+    return new Promise((resolve, reject) => {
+      const query = new pg.Query(text, values, (error, result) => (error ? reject(error) : resolve(result)));
+      (query as unknown as { name: string }).name = name;
+      super.query(query);
+    });
   }
 }
