@@ -31,11 +31,12 @@ export class PreparedStatementsClient extends pg.Client {
   // pg's overloads cannot be restated one by one; a text with values is the only form named here.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(config: any, values?: any, callback?: any): any {
-    if (typeof config === 'string' && Array.isArray(values)) {
+    // Text and values, answered by a promise: how Kysely queries (a callback takes pg's own path).
+    if (typeof config === 'string' && Array.isArray(values) && !callback) {
       const name = statementName(config);
       if (this.#prepared.has(name) || this.#prepared.size < PREPARED_PER_CONNECTION) {
         this.#prepared.add(name);
-        return this.#named(name, config, values, callback);
+        return this.#named(name, config, values);
       }
     }
     return super.query(config, values, callback);
@@ -45,8 +46,7 @@ export class PreparedStatementsClient extends pg.Client {
    * A named query built as pg's own Query, which pg takes as it is: a config object is copied
    * first (property descriptors and all), 5 us of the HTTP thread's time per search.
    */
-  #named(name: string, text: string, values: unknown[], callback: unknown): unknown {
-    if (callback) return super.query({ name, text, values }, callback as () => void);
+  #named(name: string, text: string, values: unknown[]): Promise<unknown> {
     return new Promise((resolve, reject) => {
       const query = new pg.Query(text, values, (error, result) => (error ? reject(error) : resolve(result)));
       (query as unknown as { name: string }).name = name;
