@@ -1,10 +1,21 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { CompiledOnce } from '../compiled-once.ts';
 import type { Database, DB } from '../schema.ts';
 import { ANALYZED_ONCE_CHARS, analyzeInSlices, BM25_B, BM25_K1, type TextTerms, textTerms } from './analyzer.ts';
 import { filterCandidates, filterSql } from './filter.ts';
-import { canBeAmongK, commonBound, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
+import { canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
 import type { FilterNode } from './filter-node.ts';
-import type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit, WeightedTerm } from './types.ts';
+import type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
+
+/** A search's values, the parameters of its statement. */
+interface SearchValues extends Record<string, unknown> {
+  collectionId: string;
+  terms: string[];
+  weights: number[];
+  /** Rows ranked: k + RANK_SLACK. */
+  limit: number;
+  kthOffset: number;
+}
 
 /** Postings name their collection by a bigint key (migration 011); none yet, no postings. */
 const collectionKeyOf = (collectionId: string): RawBuilder<number> => sql<number>`(select key from search_collections where collection_id = ${collectionId})`;
@@ -24,6 +35,9 @@ const GRANULARITY_CODES: Record<Granularity, number> = { documents: 0, pages: 1,
  * deletes them in the deleting transaction (migration 011).
  */
 export function postgresSearchIndex({ db, searchDb, searchTransactionsDb }: Database): SearchIndex {
+  /** Unfiltered searches' statements, compiled once per shape (compiled-once.ts). */
+  const compiled = new CompiledOnce<SearchValues>();
+
   /**
    * A search's rows, on the searches' own connections (database.ts), so they never hold every
    * connection: pipelined ones for a single statement, a pool for a filtered search's transaction.
@@ -32,54 +46,58 @@ export function postgresSearchIndex({ db, searchDb, searchTransactionsDb }: Data
    * (the postings of each term through a lateral subquery that the planner cannot turn into a scan
    * of the collection), and planning each query anew cost as much as running it. A filtered search
    * is planned for its values, in a transaction that first finds the documents passing the filter
-   * (passingDocuments) and hands them to `query`; none passing, no rows.
+   * (passingDocuments) and keeps only their rows; none passing, no rows.
+   * `shape` names what changes the statement's text: the kind of search and its options.
    */
-  const search = async <Row>(request: SearchRequest, query: (passing: number[] | null) => RawBuilder<Row>): Promise<Row[]> => {
-    if (!request.filter) return (await query(null).execute(searchDb ?? db)).rows;
+  const search = async <Row>(request: SearchRequest, shape: string, statement: (values: SearchValues, kept: RawBuilder<unknown>) => RawBuilder<Row>): Promise<Row[]> => {
+    const terms = rankingTerms(request);
+    if (terms.length === 0) return [];
+    const values: SearchValues = {
+      collectionId: request.collectionId,
+      terms: terms.map(({ term }) => term),
+      weights: terms.map(({ weight }) => weight),
+      limit: request.k + RANK_SLACK,
+      kthOffset: kthOffset(request.k),
+    };
+    if (!request.filter) return compiled.run(searchDb ?? db, shape, (slots) => statement(slots, sql``), values);
+    const filter = request.filter;
     return (searchTransactionsDb ?? db).transaction().execute(async (trx) => {
       await sql`set local plan_cache_mode = force_custom_plan`.execute(trx);
-      const passing = await passingDocuments(trx, request.collectionId, request.filter!);
+      const passing = await passingDocuments(trx, request.collectionId, filter);
       if (passing?.length === 0) return [];
-      return (await query(passing).execute(trx)).rows;
+      // The passing documents as a constant array, which PostgreSQL looks up in a hash whatever
+      // its estimates. As a join, the planner's estimate of the passing documents decided the
+      // plan: taken for one document (statistics not yet updated after an ingestion) it compared
+      // each posting with every passing document, 112 ms a query; reached through their postings'
+      // document index, a filter passing half of 20 MB read every one of their postings, 190 ms.
+      const kept = passing
+        ? sql`where w.document_seq = any(${passing}::bigint[])`
+        : sql`where exists (select 1 from documents d where d.seq = w.document_seq and ${filterSql(filter)})`;
+      return (await statement(values, kept).execute(trx)).rows;
     });
   };
 
   /**
    * The best rows of one granularity: (rowSeq, weight), at most k + slack, best first. FTS5's
    * arithmetic, step for step: idf * (tf * (k1 + 1)) / (tf + k1 * (1 - b + b * length / avgdl)).
-   * A filter drops matched rows of other documents after the document frequencies are counted.
-   * Each term's part is multiplied by its weight (1 for a plain query; relevance feedback's otherwise).
+   * A filter's `kept` drops matched rows of other documents after the document frequencies are
+   * counted. Each term's part is multiplied by its weight (1 for a plain query; relevance
+   * feedback's otherwise). Values are only interpolated (compiled once, compiled-once.ts).
    */
-  const best = (granularity: Granularity, request: SearchRequest, query: WeightedTerm[], passing: number[] | null): RawBuilder<unknown> => {
-    const terms = query.map(({ term }) => term);
-    const weights = query.map(({ weight }) => weight);
-    const collectionKey = collectionKeyOf(request.collectionId);
-    const code = GRANULARITY_CODES[granularity];
-    // A filter the metadata index answered (passingDocuments): the terms' postings are kept where
-    // their document is one of those passing, a constant array that PostgreSQL looks up in a hash
-    // whatever its estimates. As a join, the planner's estimate of the passing documents decided
-    // the plan: taken for one document (statistics not yet updated after an ingestion) it compared
-    // each posting with every passing document, 112 ms a query; reached through their postings'
-    // document index, a filter passing half of 20 MB read every one of their postings, 190 ms.
-    const kept = !request.filter
-      ? sql``
-      : passing
-        ? sql`where w.document_seq = any(${passing}::bigint[])`
-        : sql`where exists (select 1 from documents d where d.seq = w.document_seq and ${filterSql(request.filter)})`;
-    return sql`
+  const best = (granularity: Granularity, values: SearchValues, kept: RawBuilder<unknown>): RawBuilder<unknown> => sql`
       with stats as materialized (
         select coalesce(sum(rows), 0)::float8 as n, coalesce(sum(tokens), 0)::float8 as tokens
-        from search_stats where collection_id = ${request.collectionId} and granularity = ${granularity}
+        from search_stats where collection_id = ${values.collectionId} and granularity = ${granularity}
       ),
       matched as (
         select p.row_seq, p.document_seq, q.weight, p.tf::float8 as tf, p.length::float8 as length, p.df
-        from unnest(${terms}::text[], ${weights}::float8[]) as q(term, weight)
+        from unnest(${values.terms}::text[], ${values.weights}::float8[]) as q(term, weight)
         cross join lateral (
           -- offset 0: kept a subquery, so each term's postings are one primary-key range, and
           -- their count (the document frequency) is taken there, without sorting every match by
           -- term as a partition would (fine snippets at 10 MB, pgbench: 7,450 -> 8,980 queries/s).
           select row_seq, document_seq, tf, length, count(*) over ()::float8 as df from search_postings
-          where collection_key = ${collectionKey} and granularity = ${code} and term = q.term offset 0
+          where collection_key = ${collectionKeyOf(values.collectionId)} and granularity = ${GRANULARITY_CODES[granularity]} and term = q.term offset 0
         ) p
       ),
       weighted as (
@@ -92,39 +110,39 @@ export function postgresSearchIndex({ db, searchDb, searchTransactionsDb }: Data
       ${kept}
       group by w.row_seq
       order by weight desc, w.row_seq
-      limit ${request.k + RANK_SLACK}`;
-  };
+      limit ${values.limit}`;
 
   return {
     async topDocuments(request) {
-      const terms = rankingTerms(request);
-      if (terms.length === 0) return [];
-      const rows = await search(request, (passing) =>
-        sql<DocumentHit & { weight: number }>`
-        ${withBestRows(request.k, best('documents', request, terms, passing))}
+      const rows = await search(
+        request,
+        'documents',
+        (values, kept) => sql<DocumentHit & { weight: number }>`
+        ${withBestRows(values.kthOffset, best('documents', values, kept))}
         select d.id as "documentId", d.path as path, d.metadata as metadata, t.weight as weight
         from t join documents d on d.seq = t."rowSeq" where ${canBeAmongK}`,
       );
       return rankHits(rows, request.k, (hit) => [hit.path]);
     },
     async topPages(request) {
-      const terms = rankingTerms(request);
-      if (terms.length === 0) return [];
-      const rows = await search(request, (passing) =>
-        sql<PageHit & { weight: number }>`
-        ${withBestRows(request.k, best('pages', request, terms, passing))}
+      const content = request.includeContent ? 'p.content' : 'null';
+      const rows = await search(
+        request,
+        `pages ${content}`,
+        (values, kept) => sql<PageHit & { weight: number }>`
+        ${withBestRows(values.kthOffset, best('pages', values, kept))}
         select d.id as "documentId", d.path as path, d.metadata as metadata, p.page_index as "pageIndex",
-               ${sql.raw(request.includeContent ? 'p.content' : 'null')} as content, t.weight as weight
+               ${sql.raw(content)} as content, t.weight as weight
         from t join pages p on p.seq = t."rowSeq" join documents d on d.id = p.document_id where ${canBeAmongK}`,
       );
       return rankHits(rows, request.k, (hit) => [hit.path, hit.pageIndex]);
     },
     async topSnippets(request) {
-      const terms = rankingTerms(request);
-      if (terms.length === 0) return [];
-      const rows = await search(request, (passing) =>
-        sql<SnippetHit & { weight: number }>`
-        ${withBestRows(request.k, best(request.granularity, request, terms, passing))}
+      const rows = await search(
+        request,
+        request.granularity,
+        (values, kept) => sql<SnippetHit & { weight: number }>`
+        ${withBestRows(values.kthOffset, best(request.granularity, values, kept))}
         select d.id as "documentId", d.path as path, d.metadata as metadata, c.start_index as "startIndex", c.end_index as "endIndex",
                c.page_start as "pageStart", c.page_end as "pageEnd", c.content as content, t.weight as weight
         from t join chunks c on c.seq = t."rowSeq" join documents d on d.id = c.document_id where ${canBeAmongK}`,

@@ -24,8 +24,10 @@ const TIE_TOLERANCE = 1e-9;
  * rows only those `where ${canBeAmongK}` (fine snippets at 10 MB on SQLite: 182 us a query with
  * every row joined, 133 with only these).
  */
-export const withBestRows = (k: number, best: RawBuilder<unknown>): RawBuilder<unknown> =>
-  sql`with t as materialized (${best}), kth as (select weight from t order by weight desc limit 1 offset ${Math.max(0, k - 1)})`;
+export const withBestRows = (kthOffset: number, best: RawBuilder<unknown>): RawBuilder<unknown> =>
+  sql`with t as materialized (${best}), kth as (select weight from t order by weight desc limit 1 offset ${kthOffset})`;
+/** The k-th row's offset among the best rows, for withBestRows. */
+export const kthOffset = (k: number): number => Math.max(0, k - 1);
 export const canBeAmongK = sql`t.weight >= coalesce((select weight - abs(weight) * cast(${TIE_TOLERANCE} as float8) from kth), t.weight)`;
 
 export function rankHits<Hit extends { weight: number }>(hits: Hit[], k: number, place: (hit: Hit) => (string | number)[]): (Omit<Hit, 'weight'> & { score: number })[] {

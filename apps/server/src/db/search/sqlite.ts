@@ -4,7 +4,7 @@ import { beforeDestroy } from '../database.ts';
 import type { Database } from '../schema.ts';
 import { BM25_B, BM25_K1, type QueryTerm, queryTermCounts } from './analyzer.ts';
 import { type FilterCandidates, filterCandidates, filterSql } from './filter.ts';
-import { canBeAmongK, commonBound, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
+import { canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
 import { defaultReaderThreads, openReaderPool, type ReaderPool } from './reader-pool.ts';
 import { ftsMatch, ftsTable, type Granularity, openSearchWriter, type SearchWriter, searchFilePath } from './sqlite-file.ts';
 import type { FilterNode } from './filter-node.ts';
@@ -268,7 +268,7 @@ export function passingRows(granularity: Granularity, filter: FilterNode, collec
 
 /** The best rows (rowid, weight) that can be among the k best (rank.ts), joined to their rows, best first. */
 function bestJoined(k: number, best: RawBuilder<unknown>, join: (rowid: string) => RawBuilder<unknown>, columns: RawBuilder<unknown>): RawBuilder<unknown> {
-  return sql`${withBestRows(k, best)} select ${columns}, t.weight as weight from t ${join('t.rowid')} where ${canBeAmongK} order by t.weight desc`;
+  return sql`${withBestRows(kthOffset(k), best)} select ${columns}, t.weight as weight from t ${join('t.rowid')} where ${canBeAmongK} order by t.weight desc`;
 }
 
 /**
