@@ -16,7 +16,8 @@ class Slot {
 export class CompiledOnce<Values extends Record<string, unknown>> {
   readonly #statements = new Map<string, { sql: string; parameters: readonly unknown[] }>();
 
-  async run<Row, Tables>(db: Kysely<Tables>, shape: string, build: (values: Values) => RawBuilder<Row>, values: Values): Promise<Row[]> {
+  /** The statement of this shape with these values, compiled the first time. */
+  compiled<Row, Tables>(db: Kysely<Tables>, shape: string, build: (values: Values) => RawBuilder<Row>, values: Values): CompiledQuery<Row> {
     let statement = this.#statements.get(shape);
     if (!statement) {
       const slots = Object.fromEntries(Object.keys(values).map((name) => [name, new Slot(name)])) as Values;
@@ -24,6 +25,6 @@ export class CompiledOnce<Values extends Record<string, unknown>> {
       this.#statements.set(shape, statement);
     }
     const parameters = statement.parameters.map((parameter) => (parameter instanceof Slot ? values[parameter.name] : parameter));
-    return (await db.executeQuery<Row>(CompiledQuery.raw(statement.sql, parameters))).rows;
+    return CompiledQuery.raw(statement.sql, parameters) as CompiledQuery<Row>;
   }
 }

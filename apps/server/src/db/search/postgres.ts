@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
 import { CompiledOnce } from '../compiled-once.ts';
 import type { Database, DB } from '../schema.ts';
 import { ANALYZED_ONCE_CHARS, analyzeInSlices, BM25_B, BM25_K1, type TextTerms, textTerms } from './analyzer.ts';
@@ -34,9 +34,24 @@ const GRANULARITY_CODES: Record<Granularity, number> = { documents: 0, pages: 1,
  * and rows belong to their document (`documents.seq`) and go with it: a trigger on `documents`
  * deletes them in the deleting transaction (migration 011).
  */
-export function postgresSearchIndex({ db, searchDb, searchTransactionsDb }: Database): SearchIndex {
+export function postgresSearchIndex({ db, searchTransactionsDb, searchPools }: Database): SearchIndex {
   /** Unfiltered searches' statements, compiled once per shape (compiled-once.ts). */
   const compiled = new CompiledOnce<SearchValues>();
+
+  /**
+   * A single statement on a pipelined connection, handed to pg as it is: Kysely's executor around
+   * it (a connection object and a few promises a query) cost the HTTP thread about 10 us a search
+   * (fair-probe --postgres, four alternating pairs: 3,725 -> 3,812 searches/s).
+   */
+  const onePipelined = async <Row>(query: CompiledQuery<Row>): Promise<Row[]> => {
+    if (!searchPools) return (await db.executeQuery(query)).rows;
+    const client = await searchPools.pipelined.connect();
+    try {
+      return (await client.query<Row>(query.sql, query.parameters)).rows;
+    } finally {
+      client.release();
+    }
+  };
 
   /**
    * A search's rows, on the searches' own connections (database.ts), so they never hold every
@@ -59,7 +74,7 @@ export function postgresSearchIndex({ db, searchDb, searchTransactionsDb }: Data
       limit: request.k + RANK_SLACK,
       kthOffset: kthOffset(request.k),
     };
-    if (!request.filter) return compiled.run(searchDb ?? db, shape, (slots) => statement(slots, sql``), values);
+    if (!request.filter) return onePipelined(compiled.compiled(db, shape, (slots) => statement(slots, sql``), values));
     const filter = request.filter;
     return (searchTransactionsDb ?? db).transaction().execute(async (trx) => {
       await sql`set local plan_cache_mode = force_custom_plan`.execute(trx);
