@@ -6,8 +6,8 @@ class Slot {
 }
 
 /**
- * Statements compiled once per shape (a name for everything that changes their text), then run
- * with each call's values: for the few statements run thousands of times a second, whose
+ * Statements compiled once per shape (a name for everything that changes their text), then given
+ * each call's values: for the few statements run thousands of times a second, whose
  * compiling (Kysely walking the nested `sql` templates) and the text's lookup in the prepared
  * statements of a connection (hashing a new string each time) cost more than their parameters.
  * `build` is given stand-ins for the values and must only interpolate them (`${values.k}`),

@@ -14,7 +14,7 @@ export type Dialect = 'sqlite' | 'postgres';
 /** The handle every domain service takes: the query builder plus the dialect for db/ adapters. */
 export interface Database {
   db: Kysely<DB>;
-  /** PostgreSQL: the pipelined connections searches without a filter run on (SIFT_SEARCH_PIPELINES), single statements only. */
+  /** PostgreSQL: a handle on the pipelined connections (searchPools.pipelined) that searches without a filter run on (SIFT_SEARCH_PIPELINES), single statements only. */
   searchDb?: Kysely<DB>;
   /** PostgreSQL: the pool filtered searches run on, each in a transaction (SIFT_SEARCH_CONNECTIONS). */
   searchTransactionsDb?: Kysely<DB>;
