@@ -215,7 +215,9 @@ async function passingKept(trx: Kysely<DB>, collectionId: string, filter: Filter
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from (select 1 from (${candidates.seqs}) c limit ${PASSING_LOOKED_UP_MOST + 1}) c`.execute(trx);
     const passing = rows[0]!.n;
     if (passing === 0) return null;
-    // coalesce(... in ...): kept a subplan rather than made a join.
+    // coalesce(... in ...): kept a subplan rather than made a join; PostgreSQL hashes it when it
+    // expects the documents to fit in work_mem, as 10,000 do many times over. A document may
+    // count more than once (several values of a list), which only makes the bound stricter.
     return passing > PASSING_LOOKED_UP_MOST ? checked : sql`where coalesce(w.document_seq in (${candidates.seqs}), false)`;
   }
   const { rows } = await sql<{ seq: string | number }>`
