@@ -209,11 +209,12 @@ const PASSING_LOOKED_UP_MOST = 10_000;
  */
 async function passingKept(trx: Kysely<DB>, collectionId: string, filter: FilterNode): Promise<RawBuilder<unknown> | null> {
   const checked = sql`where exists (select 1 from documents d where d.seq = w.document_seq and ${filterSql(filter)})`;
+  if (filter.kind === 'compare' && filter.operator === '$ne') return failingExcluded(trx, collectionId, { ...filter, operator: '$eq' }, checked);
+  if (filter.kind === 'set' && filter.operator === '$nin') return failingExcluded(trx, collectionId, { ...filter, operator: '$in' }, checked);
   const candidates = filterCandidates(filter, collectionId);
   if (!candidates) return checked;
   if (candidates.exact) {
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from (select 1 from (${candidates.seqs}) c limit ${PASSING_LOOKED_UP_MOST + 1}) c`.execute(trx);
-    const passing = rows[0]!.n;
+    const passing = await countedUpTo(trx, candidates.seqs);
     if (passing === 0) return null;
     // coalesce(... in ...): kept a subplan rather than made a join; PostgreSQL hashes it when it
     // expects the documents to fit in work_mem, as 10,000 do many times over. A document may
@@ -226,6 +227,28 @@ async function passingKept(trx: Kysely<DB>, collectionId: string, filter: Filter
   if (rows.length === 0) return null;
   if (rows.length > PASSING_LOOKED_UP_MOST) return checked;
   return sql`where w.document_seq = any(${rows.map((row) => Number(row.seq))}::bigint[])`;
+}
+
+/**
+ * A `$ne` or `$nin` filter's condition, through its opposite (`failing`, an `$eq` or `$in`): a
+ * document fails it exactly when the metadata index holds it for the opposite, and those are
+ * excluded by a hashed lookup as in passingKept, rather than each matched row's document checked
+ * (20 MB, usual queries, in process: `group != g0`, 90% passing, 2.9-4.4 -> 1.7-1.8 ms; a key no
+ * document has, 2.5-4.3 -> 1.1-1.2 ms; with the most common terms, fine snippets of half passing
+ * took 87-89 -> 95-98 ms, the one case slower). Past PASSING_LOOKED_UP_MOST failing, each matched
+ * row is checked.
+ */
+async function failingExcluded(trx: Kysely<DB>, collectionId: string, failing: FilterNode, checked: RawBuilder<unknown>): Promise<RawBuilder<unknown>> {
+  const candidates = filterCandidates(failing, collectionId)!;
+  const count = await countedUpTo(trx, candidates.seqs);
+  if (count === 0) return sql``;
+  return count > PASSING_LOOKED_UP_MOST ? checked : sql`where not coalesce(w.document_seq in (${candidates.seqs}), false)`;
+}
+
+/** How many rows `seqs` selects, counted up to one past PASSING_LOOKED_UP_MOST. */
+async function countedUpTo(trx: Kysely<DB>, seqs: RawBuilder<unknown>): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from (select 1 from (${seqs}) c limit ${PASSING_LOOKED_UP_MOST + 1}) c`.execute(trx);
+  return rows[0]!.n;
 }
 
 /**
