@@ -72,5 +72,16 @@ export function filterCandidates(node: FilterNode, collectionId: string): Filter
   }
 }
 
+/**
+ * The documents failing a `$ne` or `$nin` filter, found through the same index: exactly those it
+ * holds for the opposite (`$eq`, `$in`), as a filter passes only documents without such a row.
+ * Null for any other filter.
+ */
+export function filterExclusions(node: FilterNode, collectionId: string): RawBuilder<unknown> | null {
+  if (node.kind === 'compare' && node.operator === '$ne') return filterCandidates({ ...node, operator: '$eq' }, collectionId)!.seqs;
+  if (node.kind === 'set' && node.operator === '$nin') return filterCandidates({ ...node, operator: '$in' }, collectionId)!.seqs;
+  return null;
+}
+
 /** A compound select as one operand of another (neither dialect takes a parenthesised compound there). */
 const wrapped = (part: FilterCandidates) => sql`select document_seq from (${part.seqs}) as part`;

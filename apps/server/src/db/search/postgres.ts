@@ -2,7 +2,7 @@ import { type CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
 import { CompiledOnce } from '../compiled-once.ts';
 import type { Database, DB } from '../schema.ts';
 import { ANALYZED_ONCE_CHARS, analyzeInSlices, BM25_B, BM25_K1, type TextTerms, textTerms } from './analyzer.ts';
-import { filterCandidates, filterSql } from './filter.ts';
+import { filterCandidates, filterExclusions, filterSql } from './filter.ts';
 import { canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
 import type { FilterNode } from './filter-node.ts';
 import type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
@@ -209,8 +209,8 @@ const PASSING_LOOKED_UP_MOST = 10_000;
  */
 async function passingKept(trx: Kysely<DB>, collectionId: string, filter: FilterNode): Promise<RawBuilder<unknown> | null> {
   const checked = sql`where exists (select 1 from documents d where d.seq = w.document_seq and ${filterSql(filter)})`;
-  if (filter.kind === 'compare' && filter.operator === '$ne') return failingExcluded(trx, collectionId, { ...filter, operator: '$eq' }, checked);
-  if (filter.kind === 'set' && filter.operator === '$nin') return failingExcluded(trx, collectionId, { ...filter, operator: '$in' }, checked);
+  const failing = filterExclusions(filter, collectionId);
+  if (failing) return failingExcluded(trx, failing, checked);
   const candidates = filterCandidates(filter, collectionId);
   if (!candidates) return checked;
   if (candidates.exact) {
@@ -230,19 +230,17 @@ async function passingKept(trx: Kysely<DB>, collectionId: string, filter: Filter
 }
 
 /**
- * A `$ne` or `$nin` filter's condition, through its opposite (`failing`, an `$eq` or `$in`): a
- * document fails it exactly when the metadata index holds it for the opposite, and those are
- * excluded by a hashed lookup as in passingKept, rather than each matched row's document checked
+ * A `$ne` or `$nin` filter's condition: the documents failing it (filterExclusions) are excluded
+ * by a hashed lookup as in passingKept, rather than each matched row's document checked
  * (20 MB, usual queries, in process: `group != g0`, 90% passing, 2.9-4.4 -> 1.7-1.8 ms; a key no
  * document has, 2.5-4.3 -> 1.1-1.2 ms; with the most common terms, fine snippets of half passing
  * took 87-89 -> 95-98 ms, the one case slower). Past PASSING_LOOKED_UP_MOST failing, each matched
  * row is checked.
  */
-async function failingExcluded(trx: Kysely<DB>, collectionId: string, failing: FilterNode, checked: RawBuilder<unknown>): Promise<RawBuilder<unknown>> {
-  const candidates = filterCandidates(failing, collectionId)!;
-  const count = await countedUpTo(trx, candidates.seqs);
+async function failingExcluded(trx: Kysely<DB>, failing: RawBuilder<unknown>, checked: RawBuilder<unknown>): Promise<RawBuilder<unknown>> {
+  const count = await countedUpTo(trx, failing);
   if (count === 0) return sql``;
-  return count > PASSING_LOOKED_UP_MOST ? checked : sql`where not coalesce(w.document_seq in (${candidates.seqs}), false)`;
+  return count > PASSING_LOOKED_UP_MOST ? checked : sql`where not coalesce(w.document_seq in (${failing}), false)`;
 }
 
 /** How many rows `seqs` selects, counted up to one past PASSING_LOOKED_UP_MOST. */
