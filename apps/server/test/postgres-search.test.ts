@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
 import { PreparedStatementsClient } from '../src/db/prepared-statements-client.ts';
+import type { FilterNode } from '../src/db/search/filter-node.ts';
 import { searchIndex } from '../src/db/search/index.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
@@ -122,7 +123,7 @@ test.runIf(postgres)('a connection keeps at most 256 statements prepared; past t
   }
 });
 
-test.runIf(postgres)('a filter passing more than 10,000 documents checks each match instead of planning with them all, and answers the same', async () => {
+test.runIf(postgres)('a filter keeps its documents by the cheapest path the metadata index allows, each answering the same', async () => {
   await h.call('/v1/collections/add-collection', { collection_name: 'many' }, f.keyA);
   for (const [path, text, tier] of [
     ['gold-1.txt', 'The harbor lantern burns.', 'gold'],
@@ -144,14 +145,41 @@ test.runIf(postgres)('a filter passing more than 10,000 documents checks each ma
   await sql`insert into document_metadata (document_id, collection_id, document_seq, key, value)
     select id, collection_id, seq, 'tier', 'gold' from documents where collection_id = ${collectionId} and path like 'filler/%'`.execute(h.database.db);
   const database = await openDatabase({ dataDir: h.config.dataDir, databaseUrl: h.config.databaseUrl, searchConnections: 1 });
-  try {
-    const hits = await searchIndex(database).topDocuments({ collectionId, query: 'harbor lantern', k: 5, filter: { kind: 'compare', key: 'tier', operator: '$eq', value: 'gold' } });
-    expect(hits.map((hit) => hit.path)).toEqual(['gold-2.txt', 'gold-1.txt']);
+  // How the statement last prepared on the one connection kept the filter's documents.
+  const seen = new Set<string>();
+  const lastPath = async () => {
     const statements = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(database.searchTransactionsDb!);
-    const ranking = statements.rows.filter((row) => row.statement.includes('search_postings'));
-    expect(ranking.map((row) => (/document_seq = any\(/.test(row.statement) ? 'array' : /exists \(select 1 from documents d/.test(row.statement) ? 'checked' : 'other'))).toEqual([
-      'checked',
-    ]);
+    const added = statements.rows.map((row) => row.statement).filter((statement) => statement.includes('search_postings') && !seen.has(statement));
+    added.forEach((statement) => seen.add(statement));
+    return added.map((statement) =>
+      /not coalesce\(w\.document_seq in/.test(statement)
+        ? 'excluded'
+        : /coalesce\(w\.document_seq in/.test(statement)
+          ? 'looked up'
+          : /document_seq = any\(/.test(statement)
+            ? 'array'
+            : /exists \(select 1 from documents d/.test(statement)
+              ? 'checked'
+              : 'other',
+    );
+  };
+  const search = (filter: FilterNode) => searchIndex(database).topDocuments({ collectionId, query: 'harbor lantern', k: 5, filter });
+  try {
+    // 10,002 pass: each match's document is checked.
+    expect((await search({ kind: 'compare', key: 'tier', operator: '$eq', value: 'gold' })).map((hit) => hit.path)).toEqual(['gold-2.txt', 'gold-1.txt']);
+    expect(await lastPath()).toEqual(['checked']);
+    // One passes: looked up among those the metadata index holds.
+    expect((await search({ kind: 'compare', key: 'tier', operator: '$eq', value: 'tin' })).map((hit) => hit.path)).toEqual(['tin.txt']);
+    expect(await lastPath()).toEqual(['looked up']);
+    // $ne: the one document failing it is excluded; with 10,002 failing, each match is checked.
+    expect((await search({ kind: 'compare', key: 'tier', operator: '$ne', value: 'tin' })).map((hit) => hit.path)).toEqual(['gold-2.txt', 'gold-1.txt']);
+    expect(await lastPath()).toEqual(['excluded']);
+    expect((await search({ kind: 'set', key: 'tier', operator: '$nin', values: ['gold'] })).map((hit) => hit.path)).toEqual(['tin.txt']);
+    expect(await lastPath()).toEqual(['checked']);
+    // A superset (an indexed condition beside a $ne): those passing are checked once, handed over as an array.
+    const superset: FilterNode = { kind: 'and', children: [{ kind: 'compare', key: 'tier', operator: '$eq', value: 'tin' }, { kind: 'compare', key: 'tier', operator: '$ne', value: 'gold' }] };
+    expect((await search(superset)).map((hit) => hit.path)).toEqual(['tin.txt']);
+    expect(await lastPath()).toEqual(['array']);
   } finally {
     await database.destroy();
   }
