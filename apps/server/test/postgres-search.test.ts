@@ -88,17 +88,19 @@ test.runIf(postgres)('a search is prepared once per connection and planned once;
     for (let i = 0; i < 4; i++) expect(await index.topSnippets(plain)).toEqual(first);
     const red = await index.topSnippets({ ...plain, filter: { kind: 'compare', key: 'colour', operator: '$eq', value: 'red' } });
     expect(red.map((hit) => hit.path)).toEqual(['a.txt']);
-    const prepared = async (db: typeof database.db) => {
-      const statements = await sql<{ statement: string; generic_plans: number; custom_plans: number }>`
-        select statement, generic_plans, custom_plans from pg_prepared_statements`.execute(db);
-      return statements.rows
+    type Prepared = { statement: string; generic_plans: number; custom_plans: number };
+    const preparedQuery = 'select statement, generic_plans, custom_plans from pg_prepared_statements';
+    const classified = (rows: Prepared[]) =>
+      rows
         .filter((row) => row.statement.includes('search_postings'))
         .map((row) => [/document_metadata/.test(row.statement) ? 'filtered' : 'plain', row.generic_plans, row.custom_plans]);
-    };
+    const pipelined = await database.searchPools!.pipelined.connect();
+    const onPipelined = (await pipelined.query<Prepared>(preparedQuery, [])).rows;
+    pipelined.release();
     // The unfiltered search, on the pipelined connection: one statement, run five times on one
     // plan; the filtered one, on the pool of transactions, planned for its values.
-    expect(await prepared(database.searchDb!)).toEqual([['plain', 5, 0]]);
-    expect(await prepared(database.searchTransactionsDb!)).toEqual([['filtered', 0, 1]]);
+    expect(classified(onPipelined)).toEqual([['plain', 5, 0]]);
+    expect(classified((await sql<Prepared>`${sql.raw(preparedQuery)}`.execute(database.searchTransactionsDb!)).rows)).toEqual([['filtered', 0, 1]]);
   } finally {
     await database.destroy();
   }

@@ -110,18 +110,16 @@ function openPostgres(url: string, searchConnections: number, searchPipelines: n
     () => new PreparedStatementsClient({ connectionString: withOptions(url, searchSession.options), pipeline: true }),
     searchTransactionsPool,
   );
-  const searchDb = new Kysely<DB>({ dialect: new PostgresDialect({ pool: pipelined }) });
   const usage = keepDocumentUsageFolded(db);
   return {
     db,
-    searchDb,
     searchTransactionsDb,
     dialect: 'postgres',
     pool,
     searchPools: { pipelined, transactions: searchTransactionsPool },
     destroy: async () => {
       await usage.stop();
-      await searchDb.destroy();
+      await pipelined.end();
       await searchTransactionsDb.destroy();
       await db.destroy();
     },

@@ -14,8 +14,6 @@ export type Dialect = 'sqlite' | 'postgres';
 /** The handle every domain service takes: the query builder plus the dialect for db/ adapters. */
 export interface Database {
   db: Kysely<DB>;
-  /** PostgreSQL: a handle on the pipelined connections (searchPools.pipelined) that searches without a filter run on (SIFT_SEARCH_PIPELINES), single statements only. */
-  searchDb?: Kysely<DB>;
   /** PostgreSQL: the pool filtered searches run on, each in a transaction (SIFT_SEARCH_CONNECTIONS). */
   searchTransactionsDb?: Kysely<DB>;
   dialect: Dialect;
@@ -23,7 +21,7 @@ export interface Database {
   sqlitePath?: string;
   /** PostgreSQL's connection pool, when PostgreSQL runs (shared limits, pool metrics). */
   pool?: Pool;
-  /** PostgreSQL: the searches' connections behind searchDb and searchTransactionsDb (metrics). */
+  /** PostgreSQL: the searches' connections: pipelined ones for searches without a filter (SIFT_SEARCH_PIPELINES, single statements only), and the pool behind searchTransactionsDb (metrics). */
   searchPools?: { pipelined: PipelinedPool; transactions: Pool };
   /** SQLite: reader threads answering searches (default: one per core). */
   searchThreads?: number;
