@@ -89,6 +89,10 @@ export function postgresSearchIndex({ db, searchTransactionsDb, searchPools }: D
    * A filter's `kept` drops matched rows of other documents after the document frequencies are
    * counted. Each term's part is multiplied by its weight (1 for a plain query; relevance
    * feedback's otherwise). Values are only interpolated (compiled once, compiled-once.ts).
+   * FTS5's "idf <= 0" is tested on the ratio (ln x <= 0 exactly when x <= 1): PostgreSQL inlines
+   * `weighted` and would take the logarithm twice a posting, once for the test and once for the
+   * weight (fine snippets at 10 MB, pgbench, 8 clients, four alternating pairs: 3,254 -> 3,620
+   * queries/s).
    */
   const best = (granularity: Granularity, values: SearchValues, kept: RawBuilder<unknown>): RawBuilder<unknown> => sql`
       with stats as materialized (
@@ -107,11 +111,11 @@ export function postgresSearchIndex({ db, searchTransactionsDb, searchPools }: D
         ) p
       ),
       weighted as (
-        select m.row_seq, m.document_seq, m.weight, ln((s.n - m.df + 0.5) / (m.df + 0.5)) as idf,
+        select m.row_seq, m.document_seq, m.weight, (s.n - m.df + 0.5) / (m.df + 0.5) as idf_ratio,
                (m.tf * (${BM25_K1}::float8 + 1.0)) / (m.tf + ${BM25_K1}::float8 * (1.0 - ${BM25_B}::float8 + ${BM25_B}::float8 * m.length / (s.tokens / s.n))) as tf_part
         from matched m cross join stats s
       )
-      select w.row_seq as "rowSeq", sum(w.weight * case when w.idf <= 0 then 1e-6::float8 else w.idf end * w.tf_part) as weight
+      select w.row_seq as "rowSeq", sum(w.weight * case when w.idf_ratio <= 1 then 1e-6::float8 else ln(w.idf_ratio) end * w.tf_part) as weight
       from weighted w
       ${kept}
       group by w.row_seq
