@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { analyze } from '../src/db/search/analyzer.ts';
+import { analyze, BM25_MIN_IDF, bm25Score } from '../src/db/search/analyzer.ts';
 import { searchIndex } from '../src/db/search/index.ts';
 import { deleteCollectionsOf } from '../src/domain/collections.ts';
 import { indexPostgresDocuments, rebuildPostgresIndex } from '../src/db/search/postgres.ts';
@@ -115,6 +115,26 @@ describe('one index per collection', () => {
     expect(results[a + 1]).toMatchObject({ path: 'doc-twin-b.txt', score: results[a]!.score });
     for (let i = 1; i < results.length; i++) expect(results[i]!.score).toBeLessThanOrEqual(results[i - 1]!.score);
     expect(results.every((hit) => hit.score > 0 && hit.score < 1)).toBe(true);
+  });
+
+  test("a term in half the rows or more still counts, by FTS5's least idf, with or without a filter", async () => {
+    const texts = { 'a.txt': 'orchid river', 'b.txt': 'orchid stone', 'c.txt': 'orchid maple', 'd.txt': 'maple cloud' };
+    expect((await h.call('/v1/collections/add-collection', { collection_name: 'common' }, f.keyA)).status).toBe(201);
+    for (const [path, text] of Object.entries(texts)) {
+      const added = await h.call('/v1/documents/add-document', { collection_name: 'common', path, content: { type: 'text', text }, metadata: { kind: 'note' } }, f.keyA);
+      expect(added.status).toBe(201);
+    }
+    await f.workers.idle();
+    // "orchid" is in 3 rows of 4: ln((4 - 3 + 0.5) / (3 + 0.5)) < 0, so its idf is BM25_MIN_IDF, and
+    // each row holding it once in two words (the average length) weighs exactly that.
+    const least = bm25Score(BM25_MIN_IDF);
+    for (const filter of [null, { kind: { $eq: 'note' } }]) {
+      const response = await h.call('/v1/queries/top-documents', { collection_name: 'common', query: 'orchid cloud', k: 10, filter }, f.keyA);
+      const results = (response.body as { results: { path: string; score: number }[] }).results;
+      expect(results.map((hit) => hit.path)).toEqual(['d.txt', 'a.txt', 'b.txt', 'c.txt']);
+      expect(results[0]!.score).toBeGreaterThan(0.05);
+      for (const hit of results.slice(1)) expect(hit.score).toBeCloseTo(least, 15);
+    }
   });
 
   test('rows tied with the k-th are ordered by place whatever order they were indexed in', async () => {

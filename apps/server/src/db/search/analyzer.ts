@@ -188,3 +188,14 @@ export const bm25Weight = (score: number): number => (score > 0 ? (10 * score) /
 /** BM25's parameters, the same on both backends (FTS5's bm25() uses these values). */
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
+/**
+ * FTS5's idf of a term in half the rows or more, where ln((N - n + 0.5) / (n + 0.5)) is 0 or
+ * below: such a term still adds a little, so a row holding it ranks above one without it.
+ */
+export const BM25_MIN_IDF = 1e-6;
+
+/** FTS5's idf of a term found in `documentFrequency` of `rows` rows. */
+export function bm25Idf(rows: number, documentFrequency: number): number {
+  const idf = Math.log((rows - documentFrequency + 0.5) / (documentFrequency + 0.5));
+  return idf <= 0 ? BM25_MIN_IDF : idf;
+}

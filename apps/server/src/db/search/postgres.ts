@@ -1,7 +1,7 @@
 import { type CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
 import { CompiledOnce } from '../compiled-once.ts';
 import type { Database, DB } from '../schema.ts';
-import { ANALYZED_ONCE_CHARS, analyzeInSlices, BM25_B, BM25_K1, type TextTerms, textTerms } from './analyzer.ts';
+import { ANALYZED_ONCE_CHARS, analyzeInSlices, BM25_B, BM25_K1, BM25_MIN_IDF, type TextTerms, textTerms } from './analyzer.ts';
 import { filterCandidates, filterExclusions, filterSql } from './filter.ts';
 import { canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
 import type { FilterNode } from './filter-node.ts';
@@ -25,7 +25,7 @@ const GRANULARITY_CODES: Record<Granularity, number> = { documents: 0, pages: 1,
 
 /**
  * PostgreSQL: BM25 over postings of the analyzer's terms (migration 007), the same formula as
- * SQLite's FTS5 bm25() (k1 1.2, b 0.75, IDF ln((N - n + 0.5) / (n + 0.5)), at least 1e-6), so both
+ * SQLite's FTS5 bm25() (k1 1.2, b 0.75, IDF ln((N - n + 0.5) / (n + 0.5)), at least BM25_MIN_IDF), so both
  * backends rank the same data the same way. Statistics are per collection and granularity:
  * `search_postings` (collection key, granularity, term, row) -> term frequency and row length,
  * read for the query's terms only (their count is the document frequency), and `search_stats`,
@@ -115,7 +115,7 @@ export function postgresSearchIndex({ db, searchTransactionsDb, searchPools }: D
                (m.tf * (${BM25_K1}::float8 + 1.0)) / (m.tf + ${BM25_K1}::float8 * (1.0 - ${BM25_B}::float8 + ${BM25_B}::float8 * m.length / (s.tokens / s.n))) as tf_part
         from matched m cross join stats s
       )
-      select w.row_seq as "rowSeq", sum(w.weight * case when w.idf_ratio <= 1 then 1e-6::float8 else ln(w.idf_ratio) end * w.tf_part) as weight
+      select w.row_seq as "rowSeq", sum(w.weight * case when w.idf_ratio <= 1 then ${sql.lit(BM25_MIN_IDF)}::float8 else ln(w.idf_ratio) end * w.tf_part) as weight
       from weighted w
       ${kept}
       group by w.row_seq

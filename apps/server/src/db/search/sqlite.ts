@@ -2,7 +2,7 @@ import SQLite from 'better-sqlite3';
 import { type RawBuilder, sql } from 'kysely';
 import { beforeDestroy } from '../database.ts';
 import type { Database } from '../schema.ts';
-import { BM25_B, BM25_K1, type QueryTerm, queryTermCounts } from './analyzer.ts';
+import { BM25_B, BM25_K1, BM25_MIN_IDF, bm25Idf, type QueryTerm, queryTermCounts } from './analyzer.ts';
 import { type FilterCandidates, filterCandidates, filterSql } from './filter.ts';
 import { canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
 import { defaultReaderThreads, openReaderPool, type ReaderPool } from './reader-pool.ts';
@@ -127,12 +127,7 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
       sql`select rowid, content from ${sql.raw(`search.${table}`)} where rowid in (${rowsOfPassing})`,
     );
     if (rows.length === 0) return [];
-    const idf = new Map(
-      frequencies.map(({ term, doc }) => {
-        const value = Math.log((n - doc + 0.5) / (doc + 0.5));
-        return [term, value <= 0 ? 1e-6 : value];
-      }),
-    );
+    const idf = new Map(frequencies.map(({ term, doc }) => [term, bm25Idf(n, doc)]));
     const scored: { rowid: number; weight: number }[] = [];
     for (const row of rows) {
       const rowTerms = row.content === '' ? [] : row.content.split(' ');
@@ -145,7 +140,7 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
         const tf = counts.get(term);
         if (!tf) continue;
         matched = true;
-        const part = ((idf.get(term) ?? 1e-6) * (tf * (BM25_K1 + 1))) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * rowTerms.length) / averageLength));
+        const part = ((idf.get(term) ?? BM25_MIN_IDF) * (tf * (BM25_K1 + 1))) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * rowTerms.length) / averageLength));
         for (let i = 0; i < count; i++) weight += part;
       }
       if (matched) scored.push({ rowid: row.rowid, weight });
