@@ -1,6 +1,6 @@
 import * as client from 'openid-client';
 import { jwtVerify, SignJWT } from 'jose';
-import type { Keyring } from './keyring.ts';
+import { hs256Key, type Keyring } from './keyring.ts';
 
 export interface OidcSettings {
   issuer: string;
@@ -59,14 +59,14 @@ export function createOidcSignIn(settings: OidcSettings, keyring: Keyring) {
         state: pending.state,
         nonce: pending.nonce,
       });
-      const sealed = await new SignJWT({ ...pending }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('10m').sign(keyring.oidcState);
+      const sealed = await new SignJWT({ ...pending }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('10m').sign(await hs256Key(keyring.oidcState));
       return { url: url.href, sealed };
     },
 
     /** Exchanges the code (checking state, nonce and PKCE) for a verified identity. */
     async finish(callbackUrl: URL, sealed: string | undefined): Promise<VerifiedIdentity & { invite?: string }> {
       if (!sealed) throw new Error('The sign-in took too long or cookies are disabled. Please try again.');
-      const { payload } = await jwtVerify(sealed, keyring.oidcState, { algorithms: ['HS256'] });
+      const { payload } = await jwtVerify(sealed, await hs256Key(keyring.oidcState), { algorithms: ['HS256'] });
       const pending = payload as unknown as PendingSignIn;
       const tokens = await client.authorizationCodeGrant(await configuration(), callbackUrl, {
         pkceCodeVerifier: pending.codeVerifier,

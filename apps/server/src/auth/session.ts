@@ -1,5 +1,5 @@
 import { jwtVerify, SignJWT } from 'jose';
-import type { Keyring } from './keyring.ts';
+import { hs256Key, type Keyring } from './keyring.ts';
 
 const SESSION_LIFETIME = '30d';
 
@@ -10,13 +10,13 @@ export async function issueSessionToken(keyring: Keyring, userId: string): Promi
     .setSubject(userId)
     .setIssuedAt()
     .setExpirationTime(SESSION_LIFETIME)
-    .sign(keyring.session);
+    .sign(await hs256Key(keyring.session));
 }
 
 /** The user id of a valid session token, or null for anything else. */
 export async function verifySessionToken(keyring: Keyring, token: string): Promise<string | null> {
   try {
-    const { payload } = await jwtVerify(token, keyring.session, { algorithms: ['HS256'] });
+    const { payload } = await jwtVerify(token, await hs256Key(keyring.session), { algorithms: ['HS256'] });
     return payload.typ === 'session' && typeof payload.sub === 'string' ? payload.sub : null;
   } catch {
     return null;

@@ -1,5 +1,5 @@
 import { jwtVerify, SignJWT } from 'jose';
-import type { Keyring } from '../auth/keyring.ts';
+import { hs256Key, type Keyring } from '../auth/keyring.ts';
 import { NotFound } from './errors.ts';
 
 /**
@@ -39,7 +39,7 @@ async function signedTokens(keyring: Keyring, audience: Audience, subjects: read
       .setSubject(subjects[i]!)
       .setAudience(audience)
       .setExpirationTime((hour + 2) * HOUR_SECONDS)
-      .sign(keyring.fileUrl);
+      .sign(await hs256Key(keyring.fileUrl));
     if (cache.size > 100_000) cache.clear();
     cache.set(`${audience}|${subjects[i]}`, token);
     tokens[i] = token;
@@ -51,7 +51,7 @@ const signedToken = async (keyring: Keyring, audience: Audience, subject: string
 
 async function verifiedSubject(keyring: Keyring, audience: Audience, token: string, refusal: string): Promise<string> {
   try {
-    const { payload } = await jwtVerify(token, keyring.fileUrl, { algorithms: ['HS256'], audience });
+    const { payload } = await jwtVerify(token, await hs256Key(keyring.fileUrl), { algorithms: ['HS256'], audience });
     if (!payload.sub) throw new Error('no subject');
     return payload.sub;
   } catch {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type JWTPayload, jwtVerify, SignJWT } from 'jose';
+import { hs256Key } from '../auth/keyring.ts';
 import type { Database } from '../db/schema.ts';
 import { getUser } from './accounts.ts';
 import { nowIso } from './clock.ts';
@@ -49,7 +50,7 @@ export async function inviteUser(
   })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setExpirationTime(Math.floor(Date.now() / 1000) + INVITE_LIFETIME_SECONDS)
-    .sign(keyring.invite);
+    .sign(await hs256Key(keyring.invite));
   const url = new URL('/organization', dashboardUrl);
   url.searchParams.set('invite', inviteJwt);
   return { invite_url: url.toString() };
@@ -58,7 +59,7 @@ export async function inviteUser(
 export async function acceptInvite(database: Database, { keyring, userId }: Pick<DashboardActor, 'keyring' | 'userId'>, input: { invite_jwt: string }) {
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(input.invite_jwt, keyring.invite, { algorithms: ['HS256'] }));
+    ({ payload } = await jwtVerify(input.invite_jwt, await hs256Key(keyring.invite), { algorithms: ['HS256'] }));
   } catch {
     throw new Invalid(messages.inviteExpired);
   }
