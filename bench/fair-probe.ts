@@ -85,24 +85,30 @@ function threadCpu(label: string, before: Map<string, number>, ownBefore: NodeJS
   const after = threads();
   const own = process.cpuUsage(ownBefore);
   const spent = [...after].map(([k, v]) => [k, v - (before.get(k) ?? 0)] as const).filter(([, v]) => v > 0.3);
-  const database = dialect === 'postgres' ? `; PostgreSQL's processes ${(postgresCpu() - postgresBefore).toFixed(1)}` : '';
+  const database = dialect === 'postgres' ? `; PostgreSQL's processes ${postgresCpuSince(postgresBefore).toFixed(1)}` : '';
   console.log(`thread CPU s ${label}: ${spent.map(([k, v]) => `${k}=${v.toFixed(1)}`).join(' ')}; this process (autocannon) ${((own.user + own.system) / 1e6).toFixed(1)}${database}`);
 }
-/** CPU seconds of every process named postgres on this machine (the server's backends among them). */
-function postgresCpu(): number {
-  let seconds = 0;
+/** CPU seconds of each process named postgres on this machine (the server's backends among them), by pid. */
+function postgresCpu(): Map<string, number> {
+  const seconds = new Map<string, number>();
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       if (!stat.includes('(postgres)')) continue;
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      seconds += (Number(fields[11]) + Number(fields[12])) / 100;
+      seconds.set(pid, (Number(fields[11]) + Number(fields[12])) / 100);
     } catch {}
   }
   return seconds;
 }
-let postgresBefore = 0;
+/** CPU seconds PostgreSQL's processes spent since `before`, per process: one that ended meanwhile is left out rather than subtracted. */
+function postgresCpuSince(before: Map<string, number>): number {
+  let spent = 0;
+  for (const [pid, seconds] of postgresCpu()) spent += seconds - (before.get(pid) ?? 0);
+  return spent;
+}
+let postgresBefore = new Map<string, number>();
 if (!process.env.NO_IDLE) {
   progress('idle search');
   const [before, own] = [threads(), process.cpuUsage()];
