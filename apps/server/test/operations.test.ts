@@ -108,7 +108,7 @@ describe('metrics', () => {
       expect(value('sift_search_connections{pool="pipelined",state="total"}')).toBeGreaterThanOrEqual(1);
       expect(value('sift_search_connections{pool="pipelined",state="in_flight"}')).toBe(0);
       expect(value('sift_search_connections{pool="pipelined",state="stalled"}')).toBe(0);
-      expect(value('sift_search_connections{pool="transactions",state="waiting"}')).toBe(0);
+      expect(value('sift_search_connections{pool="filtered",state="waiting"}')).toBe(0);
       expect(value('sift_search_overflow_total')).toBe(0);
     }
   });

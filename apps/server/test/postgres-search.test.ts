@@ -46,30 +46,34 @@ test.runIf(postgres)('a search answers while every connection of the shared pool
   await sleepers;
 });
 
-test.runIf(postgres)('once ingestion is idle, search tables that changed much are vacuumed and have statistics', async () => {
-  // Vacuumed, their pages are all-visible and a search reads its postings from the index alone (migration 014).
+test.runIf(postgres)('once ingestion is idle, tables searches read that changed much are vacuumed and have statistics', async () => {
+  // Vacuumed, their pages are all-visible and a search reads postings, and a filter the metadata,
+  // from the index alone (migration 014); analyzed, a filter's metadata lookup uses its value.
+  const tables = ['search_postings', 'document_metadata'];
   const upkept = async () =>
     (
-      await sql<{ analyzed: Date | null; vacuumed: Date | null }>`select last_analyze as analyzed, last_vacuum as vacuumed from pg_stat_user_tables where relid = 'search_postings'::regclass`.execute(
+      await sql<{ table: string; analyzed: Date | null; vacuumed: Date | null }>`select relname as table, last_analyze as analyzed, last_vacuum as vacuumed from pg_stat_user_tables where relname = any(${tables}::text[]) and schemaname = current_schema() order by relname`.execute(
         h.database.db,
       )
-    ).rows[0]!;
+    ).rows;
   const before = await upkept();
-  // 600 distinct words, four granularities: 2,400 postings, more than a tenth of the table and 1,000.
+  // 600 distinct words, four granularities: 2,400 postings, more than a tenth of the table and 1,000;
+  // 2,000 values of a list: as many metadata rows, more than 1,000 and a tenth of the table.
   const text = Array.from({ length: 600 }, (_, i) => `word${i.toString(36)}x`).join(' ');
+  const tags = Array.from({ length: 2_000 }, (_, i) => `t${i}`);
   await h.call('/v1/collections/add-collection', { collection_name: 'upkeep' }, f.keyA);
-  await h.call('/v1/documents/add-document', { collection_name: 'upkeep', path: 'words.txt', content: { type: 'text', text }, metadata: {} }, f.keyA);
+  await h.call('/v1/documents/add-document', { collection_name: 'upkeep', path: 'words.txt', content: { type: 'text', text }, metadata: { 'list:tags': tags } }, f.keyA);
   await f.workers.idle();
   const time = (at: Date | null) => at?.getTime() ?? 0;
   await expect
     .poll(async () => {
       const now = await upkept();
-      return { analyzed: time(now.analyzed) > time(before.analyzed), vacuumed: time(now.vacuumed) > time(before.vacuumed) };
+      return now.map((row, i) => ({ table: row.table, analyzed: time(row.analyzed) > time(before[i]!.analyzed), vacuumed: time(row.vacuumed) > time(before[i]!.vacuumed) }));
     }, { timeout: 10_000, interval: 200 })
-    .toEqual({ analyzed: true, vacuumed: true });
+    .toEqual(tables.sort().map((table) => ({ table, analyzed: true, vacuumed: true })));
 });
 
-test.runIf(postgres)('a search is prepared once per connection and planned once; a filtered one is planned for its values', async () => {
+test.runIf(postgres)('a search is prepared once per connection and planned once, with a filter or without', async () => {
   await h.call('/v1/collections/add-collection', { collection_name: 'plans' }, f.keyA);
   for (const [path, text, colour] of [
     ['a.txt', 'The harbor lantern burns.', 'red'],
@@ -86,8 +90,10 @@ test.runIf(postgres)('a search is prepared once per connection and planned once;
     const plain = { collectionId, query: 'harbor lantern', k: 5, filter: null, granularity: 'fine' as const };
     const first = await index.topSnippets(plain);
     for (let i = 0; i < 4; i++) expect(await index.topSnippets(plain)).toEqual(first);
-    const red = await index.topSnippets({ ...plain, filter: { kind: 'compare', key: 'colour', operator: '$eq', value: 'red' } });
-    expect(red.map((hit) => hit.path)).toEqual(['a.txt']);
+    const colour = (value: string) => index.topSnippets({ ...plain, filter: { kind: 'compare', key: 'colour', operator: '$eq', value } });
+    expect((await colour('red')).map((hit) => hit.path)).toEqual(['a.txt']);
+    expect((await colour('blue')).map((hit) => hit.path)).toEqual(['b.txt']);
+    expect((await colour('red')).map((hit) => hit.path)).toEqual(['a.txt']);
     type Prepared = { statement: string; generic_plans: number; custom_plans: number };
     const preparedQuery = 'select statement, generic_plans, custom_plans from pg_prepared_statements';
     const classified = (rows: Prepared[]) =>
@@ -98,9 +104,9 @@ test.runIf(postgres)('a search is prepared once per connection and planned once;
     const onPipelined = (await pipelined.query<Prepared>(preparedQuery, [])).rows;
     pipelined.release();
     // The unfiltered search, on the pipelined connection: one statement, run five times on one
-    // plan; the filtered one, on the pool of transactions, planned for its values.
+    // plan; the filtered one, on the filtered searches' pool, run three times (two values) on one plan.
     expect(classified(onPipelined)).toEqual([['plain', 5, 0]]);
-    expect(classified((await sql<Prepared>`${sql.raw(preparedQuery)}`.execute(database.searchTransactionsDb!)).rows)).toEqual([['filtered', 0, 1]]);
+    expect(classified((await sql<Prepared>`${sql.raw(preparedQuery)}`.execute(database.filteredSearchesDb!)).rows)).toEqual([['filtered', 3, 0]]);
   } finally {
     await database.destroy();
   }
@@ -150,7 +156,7 @@ test.runIf(postgres)('a filter keeps its documents by the cheapest path the meta
   // How the statement last prepared on the one connection kept the filter's documents.
   const seen = new Set<string>();
   const lastPath = async () => {
-    const statements = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(database.searchTransactionsDb!);
+    const statements = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(database.filteredSearchesDb!);
     const added = statements.rows.map((row) => row.statement).filter((statement) => statement.includes('search_postings') && !seen.has(statement));
     added.forEach((statement) => seen.add(statement));
     return added.map((statement) =>

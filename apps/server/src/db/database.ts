@@ -100,27 +100,28 @@ function openPostgres(url: string, searchConnections: number, searchPipelines: n
   // shape's plan is index lookups whatever the collection or terms (postgres.ts), and a custom plan
   // per query cost as much as running it (fine snippets at 10 MB: 0.35 ms each).
   const searchSession = { client: PreparedStatementsClient, options: '-c plan_cache_mode=force_generic_plan' };
-  // A filtered search holds a transaction (planned for its values, postgres.ts): a pool of its own,
-  // which also takes the other searches while every pipelined connection is stalled.
-  const searchTransactionsPool = postgresPool(url, searchConnections, searchSession);
-  const searchTransactionsDb = new Kysely<DB>({ dialect: new PostgresDialect({ pool: searchTransactionsPool }) });
+  // A filtered search runs two statements on one connection (postgres.ts), and may take longer than
+  // most: a pool of its own, which also takes the other searches while every pipelined connection
+  // is stalled.
+  const filteredSearchesPool = postgresPool(url, searchConnections, searchSession);
+  const filteredSearchesDb = new Kysely<DB>({ dialect: new PostgresDialect({ pool: filteredSearchesPool }) });
   // A search without a filter is one statement, sent on a few pipelined connections (pipelined-pool.ts).
   const pipelined = new PipelinedPool(
     searchPipelines,
     () => new PreparedStatementsClient({ connectionString: withOptions(url, searchSession.options), pipeline: true }),
-    searchTransactionsPool,
+    filteredSearchesPool,
   );
   const usage = keepDocumentUsageFolded(db);
   return {
     db,
-    searchTransactionsDb,
+    filteredSearchesDb,
     dialect: 'postgres',
     pool,
-    searchPools: { pipelined, transactions: searchTransactionsPool },
+    searchPools: { pipelined, filtered: filteredSearchesPool },
     destroy: async () => {
       await usage.stop();
       await pipelined.end();
-      await searchTransactionsDb.destroy();
+      await filteredSearchesDb.destroy();
       await db.destroy();
     },
   };

@@ -14,15 +14,15 @@ export type Dialect = 'sqlite' | 'postgres';
 /** The handle every domain service takes: the query builder plus the dialect for db/ adapters. */
 export interface Database {
   db: Kysely<DB>;
-  /** PostgreSQL: the pool filtered searches run on, each in a transaction (SIFT_SEARCH_CONNECTIONS). */
-  searchTransactionsDb?: Kysely<DB>;
+  /** PostgreSQL: the pool filtered searches run on (SIFT_SEARCH_CONNECTIONS). */
+  filteredSearchesDb?: Kysely<DB>;
   dialect: Dialect;
   /** SQLite file path, when SQLite runs (the search adapter opens FTS5 tables through it). */
   sqlitePath?: string;
   /** PostgreSQL's connection pool, when PostgreSQL runs (shared limits, pool metrics). */
   pool?: Pool;
-  /** PostgreSQL: the searches' connections: pipelined ones for searches without a filter (SIFT_SEARCH_PIPELINES, single statements only), and the pool behind searchTransactionsDb (metrics). */
-  searchPools?: { pipelined: PipelinedPool; transactions: Pool };
+  /** PostgreSQL: the searches' connections: pipelined ones for searches without a filter (SIFT_SEARCH_PIPELINES, single statements only), and the pool behind filteredSearchesDb (metrics). */
+  searchPools?: { pipelined: PipelinedPool; filtered: Pool };
   /** SQLite: reader threads answering searches (default: one per core). */
   searchThreads?: number;
   destroy(): Promise<void>;

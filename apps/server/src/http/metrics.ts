@@ -88,7 +88,7 @@ export function createMetrics(database: Database) {
   });
   new Gauge({
     name: 'sift_search_connections',
-    help: `PostgreSQL connections of the searches of this process. pool="pipelined" (searches without a filter): total, in_flight (queries sent), waiting (for a place on one), stalled (answering nothing for ${STALL_MS} ms); pool="transactions" (filtered searches, and the others while every pipelined one is stalled): total, idle, waiting.`,
+    help: `PostgreSQL connections of the searches of this process. pool="pipelined" (searches without a filter): total, in_flight (queries sent), waiting (for a place on one), stalled (answering nothing for ${STALL_MS} ms); pool="filtered" (filtered searches, and the others while every pipelined one is stalled): total, idle, waiting.`,
     labelNames: ['pool', 'state'] as const,
     registers,
     collect() {
@@ -99,12 +99,12 @@ export function createMetrics(database: Database) {
       this.set({ pool: 'pipelined', state: 'in_flight' }, pipelined.inFlight);
       this.set({ pool: 'pipelined', state: 'waiting' }, pipelined.waiting);
       this.set({ pool: 'pipelined', state: 'stalled' }, pipelined.stalled);
-      setPoolStates(this, { pool: 'transactions' }, pools.transactions);
+      setPoolStates(this, { pool: 'filtered' }, pools.filtered);
     },
   });
   new Counter({
     name: 'sift_search_overflow_total',
-    help: 'Searches without a filter sent to the transactions pool because every pipelined connection was stalled (PostgreSQL).',
+    help: "Searches without a filter sent to the filtered searches' pool because every pipelined connection was stalled (PostgreSQL).",
     registers,
     collect() {
       const pools = database.searchPools;

@@ -34,7 +34,7 @@ const GRANULARITY_CODES: Record<Granularity, number> = { documents: 0, pages: 1,
  * and rows belong to their document (`documents.seq`) and go with it: a trigger on `documents`
  * deletes them in the deleting transaction (migration 011).
  */
-export function postgresSearchIndex({ db, searchTransactionsDb, searchPools }: Database): SearchIndex {
+export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Database): SearchIndex {
   /** Unfiltered searches' statements, compiled once per shape (compiled-once.ts). */
   const compiled = new CompiledOnce<SearchValues>();
 
@@ -55,13 +55,17 @@ export function postgresSearchIndex({ db, searchTransactionsDb, searchPools }: D
 
   /**
    * A search's rows, on the searches' own connections (database.ts), so they never hold every
-   * connection: pipelined ones for a single statement, a pool for a filtered search's transaction.
+   * connection: pipelined ones for a single statement, a pool for a filtered search's two.
    * Its statements are prepared once per connection and planned once, generically (knowing neither
-   * the collection nor the terms): every unfiltered shape below is index lookups whatever those are
-   * (the postings of each term through a lateral subquery that the planner cannot turn into a scan
-   * of the collection), and planning each query anew cost as much as running it. A filtered search
-   * is planned for its values, in a transaction that first finds the documents passing the filter
-   * (passingKept) and keeps only their rows; none passing, no rows.
+   * the collection nor the terms): every shape below is index lookups whatever those are (the
+   * postings of each term through a lateral subquery that the planner cannot turn into a scan of
+   * the collection), and planning each query anew cost as much as running it. A filtered search
+   * first finds how many documents pass the filter (passingKept), which decides how its statement
+   * keeps only their rows (each form a subplan, never a join, so a generic plan is as good as one
+   * for the values); none passing, no rows. Planned for its values, in a transaction, a filtered
+   * search took 1.5 ms more (20 MB, top-documents p50 one at a time, usual queries: a filter
+   * passing 0.5% of the documents 3.05 -> 1.50-1.84 ms, half of them 5.18 -> 3.38-3.50, unfiltered
+   * 1.63-2.24).
    * `shape` names what changes the statement's text: the kind of search and its options.
    */
   const search = async <Row>(request: SearchRequest, shape: string, statement: (values: SearchValues, kept: RawBuilder<unknown>) => RawBuilder<Row>): Promise<Row[]> => {
@@ -76,10 +80,9 @@ export function postgresSearchIndex({ db, searchTransactionsDb, searchPools }: D
     };
     if (!request.filter) return onePipelined(compiled.compiled(db, shape, (slots) => statement(slots, sql``), values));
     const filter = request.filter;
-    return (searchTransactionsDb ?? db).transaction().execute(async (trx) => {
-      await sql`set local plan_cache_mode = force_custom_plan`.execute(trx);
-      const kept = await passingKept(trx, request.collectionId, filter);
-      return kept ? (await statement(values, kept).execute(trx)).rows : [];
+    return (filteredSearchesDb ?? db).connection().execute(async (connection) => {
+      const kept = await passingKept(connection, request.collectionId, filter);
+      return kept ? (await statement(values, kept).execute(connection)).rows : [];
     });
   };
 
@@ -183,7 +186,7 @@ export function postgresSearchIndex({ db, searchTransactionsDb, searchPools }: D
     },
     applyDeletions: () => compactStats(db),
     // PostgreSQL's B-trees need no merging; its planner needs statistics, and index-only scans a visibility map.
-    upkeepStep: () => vacuumStaleSearchTables(db),
+    upkeepStep: () => vacuumStaleTables(db),
   };
 }
 
@@ -254,17 +257,20 @@ async function countedUpTo(trx: Kysely<DB>, seqs: RawBuilder<unknown>): Promise<
 }
 
 /**
- * Upkeep while ingestion is idle: VACUUM (ANALYZE) of the search tables once a tenth of their rows
- * (and at least 1,000) were added or changed since the last one. Autovacuum does the same within
- * minutes; until it has, the planner guesses (right after the judged collection, 1,460 abstracts,
- * was ingested its top-documents answered at p50 17.9 ms, against 6.7 ms after an ANALYZE that
- * took 80 ms), and postings on pages not yet marked all-visible are read from the table as well as
- * from the index that holds all a search needs (migration 014).
+ * Upkeep while ingestion is idle: VACUUM (ANALYZE) of the tables searches read once a tenth of
+ * their rows (and at least 1,000) were added or changed since the last one. Autovacuum does the
+ * same within minutes where it runs (it is off on some installations, this machine's among them);
+ * until it has, the planner guesses (right after the judged collection, 1,460 abstracts, was
+ * ingested its top-documents answered at p50 17.9 ms, against 6.7 ms after an ANALYZE that took
+ * 80 ms), and index-only scans read rows on pages not yet marked all-visible from the table too:
+ * the postings (migration 014), and the metadata a filter looks up (20 MB, a filter passing half
+ * the documents: 4,000 rows read from the table a search, top-documents p50 10.6 ms against 2.8
+ * unfiltered, and the index's value column left unused while the statistics had none).
  * One step a quiet period (false): statistics views lag the vacuum by up to a second.
  */
-async function vacuumStaleSearchTables(db: Kysely<DB>): Promise<boolean> {
+async function vacuumStaleTables(db: Kysely<DB>): Promise<boolean> {
   const stale = await sql<{ relname: string }>`select relname from pg_stat_user_tables
-    where relid in ('search_postings'::regclass, 'search_rows'::regclass)
+    where relid in ('search_postings'::regclass, 'search_rows'::regclass, 'document_metadata'::regclass, 'documents'::regclass)
       and (n_mod_since_analyze >= 1000 + n_live_tup / 10 or n_ins_since_vacuum >= 1000 + n_live_tup / 10)`.execute(db);
   for (const { relname } of stale.rows) await sql`vacuum (analyze) ${sql.id(relname)}`.execute(db);
   return false;
