@@ -15,6 +15,12 @@ export function exposeGarbageCollector(): void {
   setFlagsFromString('--expose-gc');
 }
 
+/**
+ * Text this long leaves enough garbage to collect between a document's granularities when it is
+ * indexed (ingestion's large documents start at 4 MB); a smaller one's would cost a collection for little.
+ */
+export const COLLECT_AFTER_CHARS = 4 << 20;
+
 let collector: (() => void) | null | undefined;
 
 /** A full collection on this thread, when the process exposed the collector (else nothing). */

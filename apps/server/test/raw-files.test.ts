@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { BLOB_SLICE_BYTES, readBlobInSlices, writeBlob } from '../src/db/blobs.ts';
 import { migrations } from '../src/db/migrations/index.ts';
 import { sha256, SMALL_OBJECT_BYTES } from '../src/domain/file-store.ts';
 import { diskObjects } from '../src/storage/disk-objects.ts';
@@ -61,6 +63,18 @@ describe('raw files kept by the database and the data folder', () => {
     }
     const hits = await h.call(v1('/queries/top-documents'), { collection_name: 'raw', query: 'walrusology', k: 1 }, f.keyA);
     expect(hits.body.results.map((hit: { path: string }) => hit.path)).toEqual(['walrus.txt']);
+  });
+
+  test.runIf(process.env.SIFT_TEST_DIALECT === 'postgres')('a raw file of several slices is read back from PostgreSQL byte for byte; one not stored, as none', async () => {
+    // Two whole slices and part of a third, so every boundary and the short last slice are crossed.
+    const bytes = randomBytes(2 * BLOB_SLICE_BYTES + 12_345);
+    const hash = sha256(bytes);
+    await writeBlob(h.database.db, hash, bytes);
+    const read = await readBlobInSlices(h.database.db, hash);
+    expect(read?.length).toBe(bytes.length);
+    expect(read?.equals(bytes)).toBe(true);
+    expect(await readBlobInSlices(h.database.db, sha256(Buffer.from('never stored')))).toBeNull();
+    await h.database.db.deleteFrom('blobs').where('hash', '=', hash).execute();
   });
 
   test('deleting documents removes their bytes from the database and the folder', async () => {

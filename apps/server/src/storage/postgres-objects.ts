@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { blobExists, deleteBlobs, readBlob, writeBlob } from '../db/blobs.ts';
+import { blobExists, deleteBlobs, readBlobInSlices, writeBlob } from '../db/blobs.ts';
 import type { Database } from '../db/schema.ts';
 import { type ObjectStore, SMALL_OBJECT_BYTES } from '../domain/file-store.ts';
 
@@ -9,7 +9,7 @@ import { type ObjectStore, SMALL_OBJECT_BYTES } from '../domain/file-store.ts';
  */
 export function postgresObjects(database: Database): ObjectStore {
   const read = async (hash: string) => {
-    const bytes = await readBlob(database.db, hash);
+    const bytes = await readBlobInSlices(database.db, hash);
     if (!bytes) throw new Error(`no stored object ${hash}`);
     return bytes;
   };

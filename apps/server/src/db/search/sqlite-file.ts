@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { collectGarbage } from '../../memory.ts';
+import { COLLECT_AFTER_CHARS, collectGarbage } from '../../memory.ts';
 import { whenUnlocked } from '../sqlite-busy.ts';
 import { ANALYZED_ONCE_CHARS, analyze, analyzedText, type QueryTerm, type TextTerms, textTerms } from './analyzer.ts';
 
@@ -190,12 +190,6 @@ export function openSearchWriter(sqlitePath: string): SearchWriter {
     },
   };
 }
-
-/**
- * A row this long leaves enough garbage to collect between granularities (ingestion's large
- * documents start at 4 MB); a smaller one's would cost a collection for little.
- */
-const COLLECT_AFTER_CHARS = 4 << 20;
 
 /** Opens (creating when missing) a collection's search file and prepares its write. */
 async function openCollectionWriter(sqlitePath: string, collectionId: string): Promise<CollectionWriter> {
