@@ -383,9 +383,9 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
     return chars;
   };
   for (const [granularity, source] of sources) {
-    // A large document's rows and terms for this granularity are garbage once it returns, several
-    // hundred MB that V8 kept beside the next granularity's while its heap could grow (eight 60 MB
-    // uploads on a server that had ingested before: 3,134 MB of RSS at the peak), as on SQLite.
+    // A large document's rows and terms for this granularity are garbage once it returns, a few
+    // hundred MB that V8 would keep beside the next granularity's while its heap can grow: collected
+    // now, as on SQLite (sqlite-file.ts).
     if ((await indexGranularity(granularity, source)) >= COLLECT_AFTER_CHARS) collectGarbage();
   }
 }
