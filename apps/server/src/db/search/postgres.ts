@@ -339,10 +339,11 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
     const text = texts.get(row.document_id);
     return text ? text.slice(Number(row.start), row.text) : analyzeYielding(row.text);
   };
-  /** One granularity's postings and rows; the characters of text it read. */
-  const indexGranularity = async (granularity: Granularity, source: RawBuilder<SourceRow>): Promise<number> => {
+  /** Whether a row of a large document was read (its text COLLECT_AFTER_CHARS or longer), as on SQLite. */
+  let large = false;
+  /** One granularity's postings and rows. */
+  const indexGranularity = async (granularity: Granularity, source: RawBuilder<SourceRow>): Promise<void> => {
     const { rows } = await source.execute(trx);
-    let chars = 0;
     const lengths = { collection: [] as string[], seq: [] as number[], document: [] as number[], length: [] as number[] };
     const postings = { collection: [] as number[], term: [] as string[], seq: [] as number[], document: [] as number[], tf: [] as number[], length: [] as number[] };
     const flush = async () => {
@@ -354,7 +355,7 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
       for (const column of Object.values(postings)) column.length = 0;
     };
     for (const row of rows) {
-      chars += row.text.length;
+      large ||= row.text.length >= COLLECT_AFTER_CHARS;
       const terms = await termsOf(granularity, row);
       const document = documentSeq.get(row.document_id)!;
       const collection = collectionKey.get(row.collection_id)!;
@@ -380,13 +381,14 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
         select c, ${granularity}, s, d, l
         from unnest(${lengths.collection}::text[], ${list(lengths.seq)}::bigint[], ${list(lengths.document)}::bigint[], ${list(lengths.length)}::int[]) as x(c, s, d, l)`.execute(trx);
     }
-    return chars;
   };
   for (const [granularity, source] of sources) {
     // A large document's rows and terms for this granularity are garbage once it returns, a few
     // hundred MB that V8 would keep beside the next granularity's while its heap can grow: collected
     // now, as on SQLite (sqlite-file.ts).
-    if ((await indexGranularity(granularity, source)) >= COLLECT_AFTER_CHARS) collectGarbage();
+    // A batch of small documents (up to 16 MB in all) is not worth a full collection four times.
+    await indexGranularity(granularity, source);
+    if (large) collectGarbage();
   }
 }
 
