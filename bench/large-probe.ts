@@ -3,10 +3,9 @@
  * (default 60 MB) into a fresh server, until every one is final; prints peak server RSS, the
  * largest write-ahead logs and how long the server took to stop after SIGTERM.
  */
-import { readFileSync } from 'node:fs';
 import { textGenerator } from './support/corpus.ts';
 import { startSift } from './support/sift.ts';
-import { dialectFromArguments } from './support/sift.ts';
+import { dialectFromArguments, processRssMb } from './support/sift.ts';
 import { progress, sleep } from './support/stats.ts';
 const N = Number(process.env.N ?? 1);
 const sift = await startSift({ dialect: dialectFromArguments(), organizations: ['Load'], env: { LOG_LEVEL: 'warn', ...(process.env.SIFT_EXTRA ? JSON.parse(process.env.SIFT_EXTRA) : {}) } });
@@ -16,9 +15,7 @@ const generate = textGenerator(41);
 const size = Number(process.env.SIZE ?? 60_000_000);
 const pool = generate.text(size + N * 100_000);
 const t0 = performance.now();
-/** The server's resident memory now, MB. */
-const rssMb = () => (Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${sift.process.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024).toFixed(0);
-const tick = setInterval(() => progress(`rss now ${rssMb()} peak ${sift.monitor.peakRssMb.toFixed(0)} MB wal ${JSON.stringify(sift.monitor.peakWalMb)}`), 5000);
+const tick = setInterval(() => progress(`rss now ${processRssMb(sift.process.pid!).toFixed(0)} peak ${sift.monitor.peakRssMb.toFixed(0)} MB wal ${JSON.stringify(sift.monitor.peakWalMb)}`), 5000);
 await Promise.all(Array.from({ length: N }, (_, i) => client.documents.add({ collection_name: 'large', path: `l${i}.txt`, content: { type: 'text', text: pool.slice(i * 100_000, i * 100_000 + size) }, overwrite: true })));
 progress('uploaded');
 for (;;) {

@@ -237,10 +237,7 @@ function startMonitor(pid: number, sqliteDir: string | null, databaseUrl: string
   };
   const timer = setInterval(() => {
     try {
-      // Every thread of the process shares one address space: VmRSS is the process's.
-      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      figures.peakRssMb = Math.max(figures.peakRssMb, kb / 1024);
+      figures.peakRssMb = Math.max(figures.peakRssMb, processRssMb(pid));
     } catch {
       // the process has exited
     }
@@ -272,6 +269,11 @@ function startMonitor(pid: number, sqliteDir: string | null, databaseUrl: string
       void pgReady?.then(() => pgClient?.end()).catch(() => {});
     },
   };
+}
+
+/** Resident memory of a process now, MB (every thread shares one address space: VmRSS is the process's); throws once it has exited. */
+export function processRssMb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 }
 
 /** utime + stime of a process (fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 1/100 s). */
