@@ -69,18 +69,17 @@ export async function claimDocuments(database: Database, rules: ClaimRules): Pro
   if (alone.rows.length > 0) return normalised(alone.rows);
   // Fresh small documents, oldest first, while their running total stays within the batch's bytes
   // (PostgreSQL locks rows in the inner query: FOR UPDATE cannot sit beside a window function).
-  const batch = await sql<ClaimedDocument>`
-    update documents ${set}
-    where seq in (
-      select seq from (
-        select seq, sum(size) over (order by created_at, seq) as running from (
-          select seq, size, created_at from documents
-          where ${waiting} and attempts = 0 and size < ${rules.largeBytes}
-          order by created_at, seq limit ${rules.limit} ${lock}
-        ) oldest
-      ) candidates where running <= ${rules.batchBytes}
-    ) and ${waiting}
-    ${returning}`.execute(database.db);
+  const pick = sql`
+    select seq from (
+      select seq, sum(size) over (order by created_at, seq) as running from (
+        select seq, size, created_at from documents
+        where ${waiting} and attempts = 0 and size < ${rules.largeBytes}
+        order by created_at, seq limit ${rules.limit} ${lock}
+      ) oldest
+    ) candidates where running <= ${rules.batchBytes}`;
+  // PostgreSQL: `= any(array(...))` makes the pick an init plan, run once whatever the plan (as above).
+  const picked = database.dialect === 'postgres' ? sql`= any(array(${pick}))` : sql`in (${pick})`;
+  const batch = await sql<ClaimedDocument>`update documents ${set} where seq ${picked} and ${waiting} ${returning}`.execute(database.db);
   return normalised(batch.rows);
 }
 
