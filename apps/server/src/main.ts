@@ -48,8 +48,10 @@ const shutdown = async () => {
   await database.destroy();
   process.exit(0);
 };
-process.once('SIGINT', shutdown);
-process.once('SIGTERM', shutdown);
+// `on`, not `once`: a second signal while draining (Ctrl-C reaches `npm start`'s server both from
+// the terminal and through the start script) must not end the drain; exitWithin bounds it.
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);
 
 await app.listen({ port: config.port, host: config.host });
 const serving = `Sift is serving on http://localhost:${config.port} (${database.dialect}, ${config.oidc ? 'OpenID sign-in' : 'local sign-in'})`;
