@@ -6,9 +6,11 @@ import { providerFixtures } from './provider-fixtures.ts';
 
 /**
  * Claims keep their limits among thousands of rows: one large document in hand at once, a batch
- * within its bytes. (The plan that once ran the large document's pick again for each joined row,
- * leasing seven at once, came from a benchmark's statistics; this table does not bring it back,
- * so this guards the limits, not that plan.)
+ * within its bytes. The table is analyzed while every document in it is indexed, as Sift's idle
+ * upkeep leaves it after an ingestion, and the waiting ones arrive after: from those statistics
+ * PostgreSQL ran a pick written `seq in (select ... limit 1 for update skip locked)` again for each
+ * row it joined, and this test's first claim leased all five large documents at once (a benchmark
+ * leased seven 60 MB documents, 3.1 GB of RSS).
  */
 let h: Harness;
 beforeAll(async () => {
@@ -35,14 +37,15 @@ beforeAll(async () => {
     created_at: createdAt,
     updated_at: createdAt,
   });
-  // 3,000 documents done with, then five large ones and 100 small ones waiting, oldest first.
+  // 3,000 documents done with and analyzed, then five large ones and 100 small ones waiting, oldest first.
   const rows = [
     ...Array.from({ length: 3_000 }, (_, i) => row(`done/${i}`, 'indexed', 5_000, '2026-01-01T00:00:00.000Z')),
     ...Array.from({ length: 5 }, (_, i) => row(`large/${i}`, 'not_parsed', 60_000_000, `2026-01-02T00:00:0${i}.000Z`)),
     ...Array.from({ length: 100 }, (_, i) => row(`small/${i}`, 'not_parsed', 1_000_000, '2026-01-03T00:00:00.000Z')),
   ];
-  for (let start = 0; start < rows.length; start += 500) await h.database.db.insertInto('documents').values(rows.slice(start, start + 500) as never).execute();
+  for (let start = 0; start < 3000; start += 500) await h.database.db.insertInto('documents').values(rows.slice(start, start + 500) as never).execute();
   await sql`analyze documents`.execute(h.database.db);
+  await h.database.db.insertInto('documents').values(rows.slice(3000) as never).execute();
 });
 afterAll(() => h.close());
 
