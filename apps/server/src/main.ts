@@ -38,7 +38,7 @@ const heartbeat = ownIngestion ? startHeartbeat(database) : null;
  * threads finish or hand back what they hold, buffered query usage is written (on destroy),
  * and the process exits within 10 s.
  */
-const shutdown = async () => {
+const shutdown = async (exitCode = 0) => {
   if (draining) return;
   draining = true;
   exitWithin(9500, app.log);
@@ -46,15 +46,34 @@ const shutdown = async () => {
   await Promise.all([app.close(), ...ingestThreads.map((thread) => thread.stop())]);
   await heartbeat?.stop();
   await database.destroy();
-  process.exit(0);
+  process.exit(exitCode);
 };
 // `on`, not `once`: a second signal while draining (Ctrl-C reaches `npm start`'s server both from
 // the terminal and through the start script) must not end the drain; exitWithin bounds it.
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+process.on('SIGINT', () => void shutdown());
+process.on('SIGTERM', () => void shutdown());
 
-await app.listen({ port: config.port, host: config.host });
-const serving = `Sift is serving on http://localhost:${config.port} (${database.dialect}, ${config.oidc ? 'OpenID sign-in' : 'local sign-in'})`;
-// Said at the default level (warn) too, so `npm start` shows where to go.
-if (config.logLevel === 'info' || config.logLevel === 'debug' || config.logLevel === 'trace') app.log.info(serving);
-else if (config.logLevel === 'warn') console.log(serving);
+/** Why the server cannot listen, said plainly (an operator's setting, not a stack trace). */
+function cannotListen(error: NodeJS.ErrnoException): string {
+  const why =
+    error.code === 'EADDRINUSE' ? 'the port is in use (another Sift, or another program); set PORT to a free one'
+    : error.code === 'EACCES' ? 'this user may not listen on that port; set PORT to one above 1023'
+    : error.message;
+  return `Sift cannot listen on ${config.host}:${config.port}: ${why}`;
+}
+
+const listening = await app.listen({ port: config.port, host: config.host }).then(
+  () => true,
+  (error: NodeJS.ErrnoException) => {
+    console.error(cannotListen(error));
+    return false;
+  },
+);
+if (!listening) {
+  await shutdown(1); // what started (ingestion threads, the database) stops cleanly
+} else {
+  const serving = `Sift is serving on http://localhost:${config.port} (${database.dialect}, ${config.oidc ? 'OpenID sign-in' : 'local sign-in'})`;
+  // Said at the default level (warn) too, so `npm start` shows where to go.
+  if (config.logLevel === 'info' || config.logLevel === 'debug' || config.logLevel === 'trace') app.log.info(serving);
+  else if (config.logLevel === 'warn') console.log(serving);
+}
