@@ -10,8 +10,8 @@ import { freePort } from './cluster.ts';
  * `npm start` (scripts/start.mjs) runs the server as its child. Stopping it the way npm, systemd or
  * `docker stop` do (SIGTERM to the process they started) must stop the server too, not leave it
  * running without a parent; Ctrl-C, which reaches the server twice (from the terminal and through
- * the script), must not cut its drain short. The script runs from a folder that links to this checkout and holds a fresh
- * dashboard build, so the script serves without building the dashboard here.
+ * the script), must not cut its drain short. The script runs from a folder that links to this
+ * checkout and holds a fresh dashboard build, so it serves without building the dashboard here.
  */
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const folder = mkdtempSync(join(tmpdir(), 'sift-start-'));
