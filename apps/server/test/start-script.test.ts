@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,16 @@ import { freePort } from './cluster.ts';
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const folder = mkdtempSync(join(tmpdir(), 'sift-start-'));
 const dataDir = mkdtempSync(join(tmpdir(), 'sift-start-data-'));
+/** Process groups started here: whatever a failed test left running is ended with them. */
+const groups: number[] = [];
 afterAll(() => {
+  for (const group of groups) {
+    try {
+      process.kill(-group, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
   rmSync(folder, { recursive: true, force: true });
   rmSync(dataDir, { recursive: true, force: true });
 });
@@ -29,20 +38,27 @@ function layOut(): void {
   }
   mkdirSync(join(folder, 'scripts'));
   cpSync(join(repo, 'scripts/start.mjs'), join(folder, 'scripts/start.mjs'));
+  writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'sift-start', private: true, scripts: { start: readPackage().scripts.start } }));
   mkdirSync(join(folder, 'apps/web/dist'), { recursive: true });
   writeFileSync(join(folder, 'apps/web/dist/index.html'), '<!doctype html>'); // newer than every source
 }
 
-/** Starts the script in a process group of its own (as a terminal would) and waits for the server. */
-async function startScript() {
+const readPackage = (): { scripts: { start: string } } => JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
+
+/**
+ * Starts the script (or `npm start`, the README's command) in a process group of its own, as a
+ * terminal would, and waits for the server.
+ */
+async function startScript(command: string[] = [process.execPath, 'scripts/start.mjs']) {
   const port = await freePort();
   const { DATABASE_URL: _postgres, ...env } = process.env; // the default store, SQLite
-  const start = spawn(process.execPath, ['scripts/start.mjs'], {
+  const start = spawn(command[0]!, command.slice(1), {
     cwd: folder,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1', SIFT_DATA_DIR: dataDir, SIFT_SECRET: 'test-secret-0123456789abcdef', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  groups.push(start.pid!);
   let output = '';
   start.stdout.on('data', (chunk) => (output += chunk));
   start.stderr.on('data', (chunk) => (output += chunk));
@@ -69,5 +85,14 @@ test.skipIf(skipOnPostgres)('Ctrl-C (SIGINT to the whole process group, so the s
   const { start, exited, live } = await startScript();
   process.kill(-start.pid!, 'SIGINT');
   expect(await exited).toBe(0);
+  expect(await live()).toBe(false);
+}, 90_000);
+
+test.skipIf(skipOnPostgres)('SIGTERM to `npm start` stops the server too, though npm runs the script through a shell that passes no signal on', async () => {
+  const { start, exited, live } = await startScript(['npm', 'start']);
+  start.kill('SIGTERM');
+  await exited;
+  const deadline = Date.now() + 20_000;
+  while ((await live()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
   expect(await live()).toBe(false);
 }, 90_000);
