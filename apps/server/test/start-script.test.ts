@@ -7,9 +7,9 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { freePort } from './cluster.ts';
 
 /**
- * `npm start` (scripts/start.mjs) runs the server as its child. Stopping it the way npm, systemd or
- * `docker stop` do (SIGTERM to the process they started) must stop the server too, not leave it
- * running without a parent; Ctrl-C, which reaches the server twice (from the terminal and through
+ * `npm start` (scripts/start.mjs) runs the server as its child. Stopping it the way systemd or
+ * `docker stop` do (SIGTERM to the process they started: the script, or npm) must stop the server
+ * too, not leave it running without a parent; Ctrl-C, which reaches the server twice (from the terminal and through
  * the script), must not cut its drain short. The script runs from a folder that links to this
  * checkout and holds a fresh dashboard build, so it serves without building the dashboard here.
  */
@@ -74,7 +74,7 @@ async function startScript(command: string[] = [process.execPath, 'scripts/start
 
 const skipOnPostgres = process.env.SIFT_TEST_DIALECT === 'postgres'; // the script and SQLite: one run is enough
 
-test.skipIf(skipOnPostgres)('SIGTERM to the start script (npm, systemd, docker stop) stops the server it started, which drains and exits 0', async () => {
+test.skipIf(skipOnPostgres)('SIGTERM to the start script (kill, systemd, docker stop) stops the server it started, which drains and exits 0', async () => {
   const { start, exited, live } = await startScript();
   start.kill('SIGTERM');
   expect(await exited).toBe(0);
