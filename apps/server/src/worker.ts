@@ -48,7 +48,7 @@ const shutdown = async () => {
   await database.destroy();
   process.exit(0);
 };
-// `on`, not `once`: a second signal while draining (Ctrl-C reaches `npm run worker` both from the
-// terminal and through tsx, which passes signals on) must not end the drain; exitWithin bounds it.
+// `on`, not `once`: a second signal while draining (Ctrl-C reaches `npm run worker`'s worker both
+// from the terminal and through scripts/worker.mjs) must not end the drain; exitWithin bounds it.
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { freePort } from './cluster.ts';
 
 /**
- * `npm start` (scripts/start.mjs) runs the server as its child. Stopping it the way systemd or
- * `docker stop` do (SIGTERM to the process they started: the script, or npm) must stop the server
- * too, not leave it running without a parent; Ctrl-C, which reaches the server twice (from the terminal and through
+ * `npm start` (scripts/start.mjs) runs the server as its child, `npm run worker` (scripts/worker.mjs)
+ * a worker. Stopping them the way systemd or `docker stop` do (SIGTERM to the process they started:
+ * the script, or npm) must stop the server or worker too, not leave it running without a parent; Ctrl-C, which reaches the server twice (from the terminal and through
  * the script), must not cut its drain short. The script runs from a folder that links to this
  * checkout and holds a fresh dashboard build, so it serves without building the dashboard here.
  */
@@ -37,13 +37,14 @@ function layOut(): void {
     symlinkSync(join(repo, path), join(folder, path));
   }
   mkdirSync(join(folder, 'scripts'));
-  cpSync(join(repo, 'scripts/start.mjs'), join(folder, 'scripts/start.mjs'));
-  writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'sift-start', private: true, scripts: { start: readPackage().scripts.start } }));
+  for (const script of ['start.mjs', 'worker.mjs', 'run-entry.mjs']) cpSync(join(repo, 'scripts', script), join(folder, 'scripts', script));
+  const { start, worker } = readPackage().scripts;
+  writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'sift-scripts', private: true, scripts: { start, worker } }));
   mkdirSync(join(folder, 'apps/web/dist'), { recursive: true });
   writeFileSync(join(folder, 'apps/web/dist/index.html'), '<!doctype html>'); // newer than every source
 }
 
-const readPackage = (): { scripts: { start: string } } => JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
+const readPackage = (): { scripts: { start: string; worker: string } } => JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
 
 /**
  * Starts the script (or `npm start`, the README's command) in a process group of its own, as a
@@ -96,3 +97,34 @@ test.skipIf(skipOnPostgres)('SIGTERM to `npm start` stops the server too, though
   while ((await live()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
   expect(await live()).toBe(false);
 }, 90_000);
+
+test.skipIf(skipOnPostgres)('SIGTERM to `npm run worker` stops the worker too: nothing npm started is left running', async () => {
+  const { DATABASE_URL: _postgres, ...env } = process.env;
+  const worker = spawn('npm', ['run', 'worker'], {
+    cwd: folder,
+    env: { ...env, SIFT_DATA_DIR: dataDir, SIFT_SECRET: 'test-secret-0123456789abcdef', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  groups.push(worker.pid!);
+  let output = '';
+  worker.stdout.on('data', (chunk) => (output += chunk));
+  worker.stderr.on('data', (chunk) => (output += chunk));
+  const deadline = Date.now() + 60_000;
+  while (!output.includes('worker loop(s)')) {
+    if (worker.exitCode !== null || Date.now() > deadline) throw new Error(`the worker did not start: ${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  worker.kill('SIGTERM');
+  // Every process npm started (its shell, the script, the worker) has ended: the group is empty.
+  const groupAlive = () => {
+    try {
+      process.kill(-worker.pid!, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  while (groupAlive() && Date.now() < deadline + 20_000) await new Promise((resolve) => setTimeout(resolve, 200));
+  expect(groupAlive()).toBe(false);
+}, 120_000);

@@ -1,0 +1,22 @@
+// Runs one of Sift's entry points (the server or a worker) as this script's child, so that stopping
+// this script stops it, the way `npm start` and `npm run worker` are stopped.
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+
+export function runEntry(entry) {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { stdio: 'inherit' });
+  // A stop signal sent to this process (`kill`, systemd, `docker stop`, a terminal's Ctrl-C) is
+  // passed on, so the child drains and exits rather than being left running without its parent.
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));
+  // npm runs this script through `sh -c`, and Debian's sh (dash) neither replaces itself with it nor
+  // passes signals on: a SIGTERM to npm ends npm and the shell and leaves this script behind,
+  // adopted by another process. A parent that changed is the only sign of that; the child stops then too.
+  const parent = process.ppid;
+  const orphaned = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(orphaned);
+    child.kill('SIGTERM');
+  }, 500);
+  orphaned.unref();
+}
