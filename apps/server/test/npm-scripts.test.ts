@@ -19,13 +19,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'sift-start-data-'));
 /** Process groups started here: whatever a failed test left running is ended with them. */
 const groups: number[] = [];
 afterAll(() => {
-  for (const group of groups) {
-    try {
-      process.kill(-group, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
+  for (const group of groups) if (groupAlive(group)) process.kill(-group, 'SIGKILL');
   rmSync(folder, { recursive: true, force: true });
   rmSync(dataDir, { recursive: true, force: true });
 });
@@ -46,85 +40,85 @@ function layOut(): void {
 
 const readPackage = (): { scripts: { start: string; worker: string } } => JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls until `done` holds or `ms` pass; says whether it held. */
+async function eventually(done: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!(await done())) {
+    if (Date.now() > deadline) return false;
+    await sleep(200);
+  }
+  return true;
+}
+
+/** Whether any process of the group `leader` started is still running. */
+function groupAlive(leader: number): boolean {
+  try {
+    process.kill(-leader, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Starts the script (or `npm start`, the README's command) in a process group of its own, as a
- * terminal would, and waits for the server.
+ * Runs a command of the folder in a process group of its own, as a terminal would, on SQLite (the
+ * default store), and waits until `ready` says it is up.
  */
-async function startScript(command: string[] = [process.execPath, 'scripts/start.mjs']) {
-  const port = await freePort();
-  const { DATABASE_URL: _postgres, ...env } = process.env; // the default store, SQLite
-  const start = spawn(command[0]!, command.slice(1), {
+async function launch(command: string[], env: Record<string, string>, ready: (output: string) => Promise<boolean>) {
+  const { DATABASE_URL: _postgres, ...inherited } = process.env;
+  const child = spawn(command[0]!, command.slice(1), {
     cwd: folder,
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1', SIFT_DATA_DIR: dataDir, SIFT_SECRET: 'test-secret-0123456789abcdef', LOG_LEVEL: 'warn' },
+    env: { ...inherited, SIFT_DATA_DIR: dataDir, SIFT_SECRET: 'test-secret-0123456789abcdef', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  groups.push(start.pid!);
+  groups.push(child.pid!);
   let output = '';
-  start.stdout.on('data', (chunk) => (output += chunk));
-  start.stderr.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => start.once('exit', (code) => resolve(code)));
-  const live = () => fetch(`http://127.0.0.1:${port}/health/live`).then((response) => response.ok, () => false);
-  const deadline = Date.now() + 60_000;
-  while (!(await live())) {
-    if (start.exitCode !== null || Date.now() > deadline) throw new Error(`the server did not start: ${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  if (!(await eventually(async () => child.exitCode !== null || (await ready(output)), 60_000)) || child.exitCode !== null) {
+    throw new Error(`${command.join(' ')} did not start: ${output}`);
   }
-  return { start, exited, live };
+  return { child, exited };
 }
 
-const skipOnPostgres = process.env.SIFT_TEST_DIALECT === 'postgres'; // the script and SQLite: one run is enough
+/** The start script (or `npm start`, the README's command), once its server answers. */
+async function startServer(command: string[] = [process.execPath, 'scripts/start.mjs']) {
+  const port = await freePort();
+  const live = () => fetch(`http://127.0.0.1:${port}/health/live`).then((response) => response.ok, () => false);
+  const { child, exited } = await launch(command, { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, live);
+  return { start: child, exited, live };
+}
+
+const skipOnPostgres = process.env.SIFT_TEST_DIALECT === 'postgres'; // the scripts and SQLite: one run is enough
 
 test.skipIf(skipOnPostgres)('SIGTERM to the start script (kill, systemd, docker stop) stops the server it started, which drains and exits 0', async () => {
-  const { start, exited, live } = await startScript();
+  const { start, exited, live } = await startServer();
   start.kill('SIGTERM');
   expect(await exited).toBe(0);
   expect(await live()).toBe(false); // nothing answers any more: the server went with the script
 }, 90_000);
 
 test.skipIf(skipOnPostgres)('Ctrl-C (SIGINT to the whole process group, so the server gets it twice) still drains and exits 0', async () => {
-  const { start, exited, live } = await startScript();
+  const { start, exited, live } = await startServer();
   process.kill(-start.pid!, 'SIGINT');
   expect(await exited).toBe(0);
   expect(await live()).toBe(false);
 }, 90_000);
 
 test.skipIf(skipOnPostgres)('SIGTERM to `npm start` stops the server too, though npm runs the script through a shell that passes no signal on', async () => {
-  const { start, exited, live } = await startScript(['npm', 'start']);
+  const { start, exited, live } = await startServer(['npm', 'start']);
   start.kill('SIGTERM');
   await exited;
-  const deadline = Date.now() + 20_000;
-  while ((await live()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
-  expect(await live()).toBe(false);
+  expect(await eventually(async () => !(await live()), 20_000)).toBe(true);
 }, 90_000);
 
 test.skipIf(skipOnPostgres)('SIGTERM to `npm run worker` stops the worker too: nothing npm started is left running', async () => {
-  const { DATABASE_URL: _postgres, ...env } = process.env;
-  const worker = spawn('npm', ['run', 'worker'], {
-    cwd: folder,
-    env: { ...env, SIFT_DATA_DIR: dataDir, SIFT_SECRET: 'test-secret-0123456789abcdef', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  groups.push(worker.pid!);
-  let output = '';
-  worker.stdout.on('data', (chunk) => (output += chunk));
-  worker.stderr.on('data', (chunk) => (output += chunk));
-  const deadline = Date.now() + 60_000;
-  while (!output.includes('worker loop(s)')) {
-    if (worker.exitCode !== null || Date.now() > deadline) throw new Error(`the worker did not start: ${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  worker.kill('SIGTERM');
+  const { child: npm } = await launch(['npm', 'run', 'worker'], { LOG_LEVEL: 'info' }, async (output) => output.includes('worker loop(s)'));
+  npm.kill('SIGTERM');
   // Every process npm started (its shell, the script, the worker) has ended: the group is empty.
-  const groupAlive = () => {
-    try {
-      process.kill(-worker.pid!, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  while (groupAlive() && Date.now() < deadline + 20_000) await new Promise((resolve) => setTimeout(resolve, 200));
-  expect(groupAlive()).toBe(false);
-}, 120_000);
+  expect(await eventually(() => !groupAlive(npm.pid!), 20_000)).toBe(true);
+}, 90_000);
