@@ -11,7 +11,10 @@ export function runEntry(entry) {
   child.on('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));
   // npm runs this script through `sh -c`, and Debian's sh (dash) neither replaces itself with it nor
   // passes signals on: a SIGTERM to npm ends npm and the shell and leaves this script behind,
-  // adopted by another process. A parent that changed is the only sign of that; the child stops then too.
+  // adopted by another process. A parent that changed is the only sign of that; the child stops then
+  // too. Only under npm (npm_lifecycle_event): run directly (`nohup node scripts/start.mjs &`), a
+  // parent that exits is no reason to stop.
+  if (!process.env.npm_lifecycle_event) return;
   const parent = process.ppid;
   const orphaned = setInterval(() => {
     if (process.ppid === parent) return;

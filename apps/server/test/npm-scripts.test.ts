@@ -67,7 +67,8 @@ function groupAlive(leader: number): boolean {
  * default store), and waits until `ready` says it is up.
  */
 async function launch(command: string[], env: Record<string, string>, ready: (output: string) => Promise<boolean>) {
-  const { DATABASE_URL: _postgres, ...inherited } = process.env;
+  // Not this test run's npm variables: npm sets its own for `npm start`; the script run directly has none.
+  const { DATABASE_URL: _postgres, npm_lifecycle_event: _npm, ...inherited } = process.env;
   const child = spawn(command[0]!, command.slice(1), {
     cwd: folder,
     env: { ...inherited, SIFT_DATA_DIR: dataDir, SIFT_SECRET: 'test-secret-0123456789abcdef', ...env },
@@ -121,4 +122,13 @@ test.skipIf(skipOnPostgres)('SIGTERM to `npm run worker` stops the worker too: n
   npm.kill('SIGTERM');
   // Every process npm started (its shell, the script, the worker) has ended: the group is empty.
   expect(await eventually(() => !groupAlive(npm.pid!), 20_000)).toBe(true);
+}, 90_000);
+
+test.skipIf(skipOnPostgres)('run directly and left by the shell that started it (as `nohup ... &` is), the server keeps serving', async () => {
+  const { start: shell, live } = await startServer(['sh', '-c', 'node scripts/start.mjs & wait']);
+  process.kill(shell.pid!, 'SIGKILL'); // the shell goes; the script is adopted by another process
+  await sleep(1500); // three of the checks an npm run makes for its parent
+  expect(await live()).toBe(true);
+  process.kill(-shell.pid!, 'SIGTERM'); // the rest of the group: the script, which stops the server
+  expect(await eventually(() => !groupAlive(shell.pid!), 20_000)).toBe(true);
 }, 90_000);
