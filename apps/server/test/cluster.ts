@@ -35,8 +35,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function launch(entry: string, env: Record<string, string>, port?: number): SiftProcess {
-  const dataDir = mkdtempSync(join(tmpdir(), 'sift-machine-'));
+/** `keepDataDir`: a data folder that outlives the process (a restart on the same data); by default each process gets its own, removed when it exits. */
+function launch(entry: string, env: Record<string, string>, port?: number, keepDataDir?: string): SiftProcess {
+  const dataDir = keepDataDir ?? mkdtempSync(join(tmpdir(), 'sift-machine-'));
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: serverDir,
     env: { ...process.env, LOG_LEVEL: 'warn', SIFT_DATA_DIR: dataDir, ...env, ...(port ? { PORT: String(port), HOST: '127.0.0.1' } : {}) },
@@ -46,7 +47,7 @@ function launch(entry: string, env: Record<string, string>, port?: number): Sift
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  void exited.then(() => rmSync(dataDir, { recursive: true, force: true }));
+  if (!keepDataDir) void exited.then(() => rmSync(dataDir, { recursive: true, force: true }));
   return {
     url: port ? `http://127.0.0.1:${port}` : '',
     child,
@@ -72,8 +73,8 @@ async function waitFor(what: string, process_: SiftProcess, ready: () => Promise
 }
 
 /** A server process; resolves once it answers /health/live. */
-export async function startServer(env: Record<string, string>): Promise<SiftProcess> {
-  const server = launch('src/main.ts', { SIFT_INGEST_WORKERS: '0', ...env }, await freePort());
+export async function startServer(env: Record<string, string>, dataDir?: string): Promise<SiftProcess> {
+  const server = launch('src/main.ts', { SIFT_INGEST_WORKERS: '0', ...env }, await freePort(), dataDir);
   await waitFor('server', server, async () => (await fetch(`${server.url}/health/live`)).ok);
   return server;
 }

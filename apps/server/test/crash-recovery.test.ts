@@ -1,46 +1,29 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, expect, test } from 'vitest';
 import { createKeyring } from '../src/auth/keyring.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { bootstrap } from '../src/domain/bootstrap.ts';
+import { type SiftProcess, startServer } from './cluster.ts';
 
 /**
  * A real server process is killed with SIGKILL while it ingests, then started again on the same
  * data folder: every document must reach a final state (indexed, or failed with a reason).
  */
 const SECRET = 'crash-secret-0123456789abcdef';
-const root = fileURLToPath(new URL('../../../', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'sift-crash-'));
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+const servers: SiftProcess[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.stop('SIGKILL')));
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function startServer(port: number): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: root,
-    env: { ...process.env, SIFT_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SIFT_SECRET: SECRET, LOG_LEVEL: 'error', DATABASE_URL: '' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  children.push(child);
-  return child;
-}
-
-async function waitUntilServing(base: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    try {
-      await fetch(`${base}/openapi.json`);
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  throw new Error('the server did not start');
+/** A server with its own ingestion on the shared data folder; resolves once it serves (or fails with its output). */
+async function startOnData(): Promise<SiftProcess> {
+  const server = await startServer({ SIFT_INGEST_WORKERS: '1', SIFT_SECRET: SECRET, LOG_LEVEL: 'error', DATABASE_URL: '' }, dataDir);
+  servers.push(server);
+  return server;
 }
 
 test('a server killed with SIGKILL during ingestion brings every document to a final state after restart', { timeout: 180_000 }, async () => {
@@ -48,8 +31,7 @@ test('a server killed with SIGKILL during ingestion brings every document to a f
   const { apiKey } = await bootstrap(setup, createKeyring(SECRET), { email: 'crash@example.com', name: 'Crash', organizationName: 'Crash' });
   await setup.destroy();
 
-  const port = 21_000 + Math.floor(Math.random() * 20_000);
-  const base = `http://127.0.0.1:${port}`;
+  let base = '';
   const post = async (path: string, body: unknown) => {
     const response = await fetch(`${base}/v1${path}`, {
       method: 'POST',
@@ -59,8 +41,8 @@ test('a server killed with SIGKILL during ingestion brings every document to a f
     return { status: response.status, body: await response.json() };
   };
 
-  const first = startServer(port);
-  await waitUntilServing(base);
+  const first = await startOnData();
+  base = first.url;
   expect((await post('/collections/add-collection', { collection_name: 'crash' })).status).toBe(201);
   const total = 300;
   const text = (i: number) => `Document ${i}. ${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(300)}`;
@@ -78,8 +60,7 @@ test('a server killed with SIGKILL during ingestion brings every document to a f
       }
     }),
   );
-  first.kill('SIGKILL');
-  await new Promise((resolve) => first.once('exit', resolve));
+  await first.stop('SIGKILL');
 
   // Straight from the database: documents were left waiting or in the worker's hands.
   const killed = await openDatabase({ dataDir });
@@ -91,8 +72,8 @@ test('a server killed with SIGKILL during ingestion brings every document to a f
   await killed.destroy();
   expect(Number(unfinished.count)).toBeGreaterThan(0);
 
-  const second = startServer(port);
-  await waitUntilServing(base);
+  const second = await startOnData();
+  base = second.url;
   let status: Record<string, number> = {};
   for (let i = 0; i < 600; i++) {
     status = (await post('/status/get-status', { collection_name: 'crash' })).body;
@@ -104,6 +85,5 @@ test('a server killed with SIGKILL during ingestion brings every document to a f
   expect(status.num_indexed_documents).toBe(total - total / 10);
   const search = await post('/queries/top-snippets', { collection_name: 'crash', query: 'lorem ipsum', k: 5 });
   expect(search.body.results.length).toBe(5);
-  second.kill('SIGTERM');
-  await new Promise((resolve) => second.once('exit', resolve));
+  expect(await second.stop('SIGTERM')).toBe(0);
 });

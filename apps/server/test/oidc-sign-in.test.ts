@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { freePort } from './cluster.ts';
 import { type Harness, startHarness } from './harness.ts';
 
 /**
@@ -131,12 +132,4 @@ async function signInAtIssuer(authorizationUrl: string, login: string): Promise<
       : new URLSearchParams({ prompt: 'consent' });
   }
   throw new Error('the issuer never redirected back to Sift');
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
