@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,17 +87,34 @@ async function launch(command: string[], env: Record<string, string>, ready: (ou
 }
 
 /** The start script (or `npm start`, the README's command), once its server answers. */
-async function startServer(command: string[] = [process.execPath, 'scripts/start.mjs']) {
+async function startServer(command: string[] = [process.execPath, 'scripts/start.mjs'], env: Record<string, string> = {}) {
   const port = await freePort();
   const live = () => fetch(`http://127.0.0.1:${port}/health/live`).then((response) => response.ok, () => false);
-  const { child, exited } = await launch(command, { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, live);
+  const { child, exited } = await launch(command, { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }, live);
   return { start: child, exited, live };
+}
+
+/** The command lines of the processes `parent` started, from /proc. */
+function childCommandLines(parent: number): string[][] {
+  const lines: string[][] = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== parent) continue;
+      lines.push(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return lines;
 }
 
 const skipOnPostgres = process.env.SIFT_TEST_DIALECT === 'postgres'; // the scripts and SQLite: one run is enough
 
 test.skipIf(skipOnPostgres)('SIGTERM to the start script (kill, systemd, docker stop) stops the server it started, which drains and exits 0', async () => {
   const { start, exited, live } = await startServer();
+  // The server runs with Sift's V8 flags (run-entry.mjs).
+  expect(childCommandLines(start.pid!)).toEqual([expect.arrayContaining(['--max-semi-space-size=64', 'apps/server/src/main.ts'])]);
   start.kill('SIGTERM');
   expect(await exited).toBe(0);
   expect(await live()).toBe(false); // nothing answers any more: the server went with the script
@@ -122,6 +139,15 @@ test.skipIf(skipOnPostgres)('SIGTERM to `npm run worker` stops the worker too: n
   npm.kill('SIGTERM');
   // Every process npm started (its shell, the script, the worker) has ended: the group is empty.
   expect(await eventually(() => !groupAlive(npm.pid!), 20_000)).toBe(true);
+}, 90_000);
+
+test.skipIf(skipOnPostgres)("an operator's NODE_OPTIONS that sets the young generation's size wins over the start script's", async () => {
+  const { start, exited } = await startServer(undefined, { NODE_OPTIONS: '--max-semi-space-size=32' });
+  const [server] = childCommandLines(start.pid!);
+  expect(server).toContain('apps/server/src/main.ts');
+  expect(server!.some((argument) => argument.startsWith('--max-semi-space-size'))).toBe(false);
+  start.kill('SIGTERM');
+  expect(await exited).toBe(0);
 }, 90_000);
 
 test.skipIf(skipOnPostgres)('run directly and left by the shell that started it (as `nohup ... &` is), the server keeps serving', async () => {
