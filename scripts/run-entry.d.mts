@@ -1,4 +1,4 @@
-/** The V8 flags Sift's processes run with (run-entry.mjs). */
-export function nodeFlags(env?: NodeJS.ProcessEnv): string[];
-/** Runs `entry` (a TypeScript entry point) as this script's child; see run-entry.mjs. */
-export function runEntry(entry: string): void;
+/** The V8 flags the server runs with (run-entry.mjs). */
+export function serverNodeFlags(env?: NodeJS.ProcessEnv): string[];
+/** Runs `entry` (a TypeScript entry point) with `nodeFlags` as this script's child; see run-entry.mjs. */
+export function runEntry(entry: string, nodeFlags?: string[]): void;

@@ -4,19 +4,22 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 
 /**
- * The V8 flags Sift's processes run with: a young generation of 64 MB semi-spaces (V8's default is
- * 16). Almost all of a request's garbage dies young, and a larger young generation collects it less
- * often for the same work: at 50 connections of top-snippets (bench/fair-probe.ts, ONLY_IDLE=1,
- * alternating pairs) SQLite served 4,380 -> 4,815, 4,426 -> 4,579 and 3,888 -> 4,298 searches/s,
- * PostgreSQL 3,982 -> 4,271 and 4,051 -> 4,612; three 60 MB uploads peaked at 1,033 MB of RSS
- * against 1,139. An operator's NODE_OPTIONS that sets the size wins.
+ * The V8 flags the server runs with: a young generation of 64 MB semi-spaces for its HTTP thread
+ * (V8's default is 16; the server gives its threads the default back, memory.ts). Almost all of a
+ * request's garbage dies young, and a larger young generation collects it less often for the same
+ * work: at 50 connections of top-snippets (bench/fair-probe.ts, ONLY_IDLE=1, alternating pairs,
+ * 16 against 64) SQLite served 4,633 -> 4,844 and 4,576 -> 4,859 searches/s, PostgreSQL
+ * 4,462 -> 4,258, 4,113 -> 4,743, 4,363 -> 4,428 and 4,226 -> 4,390. The worker (`npm run
+ * worker`) ingests on its main thread and keeps V8's default. An operator's NODE_OPTIONS that sets
+ * the size wins.
  */
-export function nodeFlags(env = process.env) {
+export function serverNodeFlags(env = process.env) {
   return (env.NODE_OPTIONS ?? '').includes('--max-semi-space-size') ? [] : ['--max-semi-space-size=64'];
 }
 
-export function runEntry(entry) {
-  const child = spawn(process.execPath, [...nodeFlags(), '--import', 'tsx', entry], { stdio: 'inherit' });
+/** Runs `entry` with `nodeFlags` as this script's child. */
+export function runEntry(entry, nodeFlags = []) {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', entry], { stdio: 'inherit' });
   // A stop signal sent to this process (`kill`, systemd, `docker stop`, a terminal's Ctrl-C) is
   // passed on, so the child drains and exits rather than being left running without its parent.
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { runEntry } from './run-entry.mjs';
+import { runEntry, serverNodeFlags } from './run-entry.mjs';
 
 const newest = (dir) =>
   readdirSync(dir, { withFileTypes: true }).reduce((latest, entry) => {
@@ -18,4 +18,4 @@ const run = (args) => {
   if (result.status !== 0) process.exit(result.status ?? 1);
 };
 if (stale) run(['npm', 'run', 'build']);
-runEntry('apps/server/src/main.ts');
+runEntry('apps/server/src/main.ts', serverNodeFlags());

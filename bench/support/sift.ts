@@ -10,7 +10,7 @@ import { createKeyring } from '../../apps/server/src/auth/keyring.ts';
 import { openDatabase } from '../../apps/server/src/db/database.ts';
 import { bootstrap } from '../../apps/server/src/domain/bootstrap.ts';
 import { freePort } from '../../apps/server/test/cluster.ts';
-import { nodeFlags } from '../../scripts/run-entry.mjs';
+import { serverNodeFlags } from '../../scripts/run-entry.mjs';
 import { sleep } from './stats.ts';
 
 /**
@@ -87,7 +87,7 @@ export async function startSift(options: {
   await setup.destroy();
 
   // As `npm start` runs it: the same V8 flags.
-  const child = spawn(process.execPath, [...nodeFlags({ ...process.env, ...options.env }), ...(options.nodeOptions ?? []), '--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child = spawn(process.execPath, [...serverNodeFlags({ ...process.env, ...options.env }), ...(options.nodeOptions ?? []), '--import', 'tsx', 'apps/server/src/main.ts'], {
     env: {
       ...process.env,
       SIFT_DATA_DIR: dataDir,

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import S3rver from 's3rver';
+import { serverNodeFlags } from '../../../scripts/run-entry.mjs';
 
 /**
  * Real Sift processes for the scale-out suite and benchmark: servers (`src/main.ts`) and workers
@@ -38,7 +39,9 @@ export async function freePort(): Promise<number> {
 /** `keepDataDir`: a data folder that outlives the process (a restart on the same data); by default each process gets its own, removed when it exits. */
 function launch(entry: string, env: Record<string, string>, port?: number, keepDataDir?: string): SiftProcess {
   const dataDir = keepDataDir ?? mkdtempSync(join(tmpdir(), 'sift-machine-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  // As `npm start` and `npm run worker` run them: the server with its V8 flags.
+  const flags = entry === 'src/main.ts' ? serverNodeFlags({ ...process.env, ...env }) : [];
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', entry], {
     cwd: serverDir,
     env: { ...process.env, LOG_LEVEL: 'warn', SIFT_DATA_DIR: dataDir, ...env, ...(port ? { PORT: String(port), HOST: '127.0.0.1' } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
