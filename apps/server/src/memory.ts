@@ -18,11 +18,12 @@ export function exposeGarbageCollector(): void {
 /**
  * The server's HTTP thread runs with a large young generation (`npm start` passes
  * --max-semi-space-size=64, scripts/run-entry.mjs): a request's garbage dies young, and collecting
- * it less often served 3-14% more searches. The flag is process-wide and would size every thread
- * started afterwards too, the ingestion threads among them (a young generation of up to 192 MB
- * each instead of 48): eight concurrent 60 MB uploads (`N=8 npx tsx bench/large-probe.ts`) peaked
- * at 1,360 MB of RSS so, against 1,128 without the flag and 1,123 with it cleared here. Cleared
- * once the HTTP thread's heap is sized (at start, before any thread), threads take V8's default.
+ * it less often served 5-6% more searches a second on SQLite, about 3% on PostgreSQL. The flag is
+ * process-wide and would size every thread started afterwards too, the ingestion threads among
+ * them (a young generation of up to 192 MB each instead of 48): eight concurrent 60 MB uploads
+ * (`N=8 npx tsx bench/large-probe.ts`) then peaked at 1,360 MB of RSS, against 1,128 without the
+ * flag and 1,123 with it cleared here. Cleared once the HTTP thread's heap is sized (at start,
+ * before any thread), so threads take V8's default, whatever size NODE_OPTIONS gave.
  */
 export function largeYoungGenerationForThisThreadOnly(): void {
   setFlagsFromString('--max-semi-space-size=0');
