@@ -4,14 +4,13 @@ import { buildApp } from './http/app.ts';
 import { createAppContext } from './http/context.ts';
 import { startHeartbeat } from './ingest/heartbeat.ts';
 import { startIngestThread } from './ingest/thread.ts';
-import { exposeGarbageCollector, largeYoungGenerationForThisThreadOnly } from './memory.ts';
+import { configureThreadHeaps } from './memory.ts';
 import { exitWithin } from './shutdown.ts';
 import { recoverAtStart } from './domain/document-states.ts';
 
 /** config -> database -> app -> listen. */
 // Before any thread starts (see memory.ts).
-exposeGarbageCollector();
-largeYoungGenerationForThisThreadOnly();
+configureThreadHeaps();
 const config = loadConfigOrExit();
 const database = await openDatabase(config);
 let draining = false;

@@ -2,30 +2,26 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /**
- * Bounded memory after large documents. V8 collects a heap when its thread allocates; a thread
- * that falls idle keeps its garbage. After a 60 MB document an ingestion thread held 470 MB of
- * it, and the HTTP thread 470 MB of request bodies, while the next large document was processed
- * elsewhere: eight 60 MB uploads peaked at 2 GB of RSS where one at a time needs about 1.2 GB.
- * So the thread that has just finished with a large document or body collects at once.
+ * V8's heap flags for the threads this process starts, set once at start, before any thread (the
+ * flags are process-wide, and a thread's heap is sized when it starts).
  *
- * The collector is exposed through V8's own flag, set once at start by the process (the flag is
- * process-wide: threads started afterwards see `gc` too).
+ * `--expose-gc`: bounded memory after large documents. V8 collects a heap when its thread
+ * allocates; a thread that falls idle keeps its garbage. After a 60 MB document an ingestion
+ * thread held 470 MB of it, and the HTTP thread 470 MB of request bodies, while the next large
+ * document was processed elsewhere: eight 60 MB uploads peaked at 2 GB of RSS where one at a time
+ * needs about 1.2 GB. So the thread that has just finished with a large document or body collects
+ * at once (collectGarbage).
+ *
+ * `--max-semi-space-size` cleared: the server's HTTP thread runs with a large young generation
+ * (`npm start` passes --max-semi-space-size=64, scripts/run-entry.mjs): a request's garbage dies
+ * young, and collecting it less often served 5-6% more searches a second on SQLite, about 3% on
+ * PostgreSQL. Left set, it would size every thread started afterwards too, the ingestion threads
+ * among them (a young generation of up to 192 MB each instead of 48): eight concurrent 60 MB
+ * uploads (`N=8 npx tsx bench/large-probe.ts`) then peaked at 1,360 MB of RSS, against 1,128
+ * without the flag and 1,123 with it cleared. Threads take V8's default, whatever NODE_OPTIONS gave.
  */
-export function exposeGarbageCollector(): void {
+export function configureThreadHeaps(): void {
   setFlagsFromString('--expose-gc');
-}
-
-/**
- * The server's HTTP thread runs with a large young generation (`npm start` passes
- * --max-semi-space-size=64, scripts/run-entry.mjs): a request's garbage dies young, and collecting
- * it less often served 5-6% more searches a second on SQLite, about 3% on PostgreSQL. The flag is
- * process-wide and would size every thread started afterwards too, the ingestion threads among
- * them (a young generation of up to 192 MB each instead of 48): eight concurrent 60 MB uploads
- * (`N=8 npx tsx bench/large-probe.ts`) then peaked at 1,360 MB of RSS, against 1,128 without the
- * flag and 1,123 with it cleared here. Cleared once the HTTP thread's heap is sized (at start,
- * before any thread), so threads take V8's default, whatever size NODE_OPTIONS gave.
- */
-export function largeYoungGenerationForThisThreadOnly(): void {
   setFlagsFromString('--max-semi-space-size=0');
 }
 

@@ -6,7 +6,7 @@ import { keepWriteAheadLogsSmall } from './db/wal-checkpoint.ts';
 import { recoverAtStart } from './domain/document-states.ts';
 import { surviveStrayPdfJsFailures } from './ingest/stray-rejections.ts';
 import { startIngestWorkers } from './ingest/worker.ts';
-import { exposeGarbageCollector } from './memory.ts';
+import { configureThreadHeaps } from './memory.ts';
 import { exitWithin } from './shutdown.ts';
 import { openFileStore } from './storage/open-file-store.ts';
 
@@ -17,7 +17,7 @@ import { openFileStore } from './storage/open-file-store.ts';
  * there run it only while the server runs with SIFT_INGEST_WORKERS=0.
  */
 // Before any thread starts (see memory.ts).
-exposeGarbageCollector();
+configureThreadHeaps();
 const config = loadConfigOrExit();
 const database = await openDatabase(config);
 await tuneForIngestion(database);
