@@ -1,14 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCurrentOrganization } from '@/lib/current-organization';
 import type { LoadStatus } from '@/lib/current-organization';
+import { createProviderClient } from '@/lib/provider-client';
 
 /** The selected organization's collections list: adding a collection invalidates it. */
 export const collectionsListKey = (organizationId: string | null) => ['collections', organizationId] as const;
 
 async function fetchCollectionsList(workingKey: string | null): Promise<string[]> {
   if (!workingKey) return [];
-  // Loaded on demand: the provider SDK stays out of the first-load bundle.
-  const { createProviderClient } = await import('@/lib/provider-client');
   const { collection_names } = await createProviderClient(workingKey).collections.getList();
   return collection_names;
 }
