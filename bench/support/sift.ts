@@ -100,7 +100,13 @@ export async function startSift(options: {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  await waitForServer(`${base}/openapi.json`, child);
+  await waitForServer(`${base}/openapi.json`, child).catch(async (error: unknown) => {
+    // A server that never answered leaves no schema or data folder behind either.
+    child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+    await schema?.drop();
+    throw error;
+  });
 
   const monitor = startMonitor(child.pid!, options.dialect === 'sqlite' ? dataDir : null, databaseUrl);
   /**
