@@ -24,17 +24,23 @@ export function runEntry(entry, nodeFlags = []) {
   // passed on, so the child drains and exits rather than being left running without its parent.
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));
-  // npm runs this script through `sh -c`, and Debian's sh (dash) neither replaces itself with it nor
-  // passes signals on: a SIGTERM to npm ends npm and the shell and leaves this script behind,
-  // adopted by another process. A parent that changed is the only sign of that; the child stops then
-  // too. Only under npm (npm_lifecycle_event): run directly (`nohup node scripts/start.mjs &`), a
-  // parent that exits is no reason to stop.
+  whenOrphanedUnderNpm(() => child.kill('SIGTERM'));
+}
+
+/**
+ * Calls `stop` once this script's parent changes, when npm started it. npm runs a script through
+ * `sh -c`, and Debian's sh (dash) neither replaces itself with it nor passes signals on: a SIGTERM
+ * to npm ends npm and the shell and leaves the script behind, adopted by another process. A parent
+ * that changed is the only sign of that. Only under npm (npm_lifecycle_event): run directly
+ * (`nohup node scripts/start.mjs &`), a parent that exits is no reason to stop.
+ */
+export function whenOrphanedUnderNpm(stop) {
   if (!process.env.npm_lifecycle_event) return;
   const parent = process.ppid;
   const orphaned = setInterval(() => {
     if (process.ppid === parent) return;
     clearInterval(orphaned);
-    child.kill('SIGTERM');
+    stop();
   }, 500);
   orphaned.unref();
 }

@@ -8,7 +8,7 @@ import { freePort } from './cluster.ts';
 
 /**
  * `npm start` (scripts/start.mjs) runs the server as its child, `npm run worker` (scripts/worker.mjs)
- * a worker. Stopping them the way systemd or `docker stop` do (SIGTERM to the process they started:
+ * a worker, `npm run dev` (scripts/dev.mjs) the server under `tsx watch` and Vite. Stopping them the way systemd or `docker stop` do (SIGTERM to the process they started:
  * the script, or npm) must stop the server or worker too, not leave it running without a parent; Ctrl-C, which reaches the server twice (from the terminal and through
  * the script), must not cut its drain short. The script runs from a folder that links to this
  * checkout and holds a fresh dashboard build, so it serves without building the dashboard here.
@@ -66,11 +66,11 @@ function groupAlive(leader: number): boolean {
  * Runs a command of the folder in a process group of its own, as a terminal would, on SQLite (the
  * default store), and waits until `ready` says it is up.
  */
-async function launch(command: string[], env: Record<string, string>, ready: (output: string) => Promise<boolean>) {
+async function launch(command: string[], env: Record<string, string>, ready: (output: string) => Promise<boolean>, cwd = folder) {
   // Not this test run's npm variables: npm sets its own for `npm start`; the script run directly has none.
   const { DATABASE_URL: _postgres, npm_lifecycle_event: _npm, ...inherited } = process.env;
   const child = spawn(command[0]!, command.slice(1), {
-    cwd: folder,
+    cwd,
     env: { ...inherited, SIFT_DATA_DIR: dataDir, SIFT_SECRET: 'test-secret-0123456789abcdef', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
@@ -83,7 +83,7 @@ async function launch(command: string[], env: Record<string, string>, ready: (ou
   if (!(await eventually(async () => child.exitCode !== null || (await ready(output)), 60_000)) || child.exitCode !== null) {
     throw new Error(`${command.join(' ')} did not start: ${output}`);
   }
-  return { child, exited };
+  return { child, exited, output: () => output };
 }
 
 /** The start script (or `npm start`, the README's command), once its server answers. */
@@ -157,4 +157,24 @@ test.skipIf(skipOnPostgres)('run directly and left by the shell that started it 
   expect(await live()).toBe(true);
   process.kill(-shell.pid!, 'SIGTERM'); // the rest of the group: the script, which stops the server
   expect(await eventually(() => !groupAlive(shell.pid!), 20_000)).toBe(true);
+}, 90_000);
+
+test.skipIf(skipOnPostgres)('SIGTERM to `npm run dev` stops the server and Vite it started: nothing is left answering', async () => {
+  // In the checkout itself: Vite serves apps/web, and neither it nor the server writes there.
+  const port = await freePort();
+  const live = (url: string) => fetch(url).then((response) => response.ok, () => false);
+  const server = `http://127.0.0.1:${port}/health/live`;
+  let vite = '';
+  const { child: npm } = await launch(
+    ['npm', 'run', 'dev'],
+    { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    async (output) => {
+      vite = /Local:\s+(http:\/\/\S+)/.exec(output.replace(/\x1b\[[0-9;]*m/g, ''))?.[1] ?? '';
+      return vite !== '' && (await live(server));
+    },
+    repo,
+  );
+  expect(await live(vite)).toBe(true);
+  npm.kill('SIGTERM');
+  expect(await eventually(async () => !(await live(server)) && !(await live(vite)), 20_000)).toBe(true);
 }, 90_000);
