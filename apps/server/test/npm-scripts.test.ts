@@ -159,10 +159,12 @@ test.skipIf(skipOnPostgres)('run directly and left by the shell that started it 
   expect(await eventually(() => !groupAlive(shell.pid!), 20_000)).toBe(true);
 }, 90_000);
 
-test.skipIf(skipOnPostgres)('SIGTERM to `npm run dev` stops the server and Vite it started: nothing is left answering', async () => {
+test.skipIf(skipOnPostgres)('SIGTERM to `npm run dev` stops the server and Vite it started: nothing is left answering', async (context) => {
+  const live = (url: string) => fetch(url).then((response) => response.ok, () => false);
+  // Vite takes port 5173 or fails (strictPort): a developer's own `npm run dev` may hold it.
+  if (await live('http://localhost:5173/')) context.skip('port 5173 is taken (is `npm run dev` running?)');
   // In the checkout itself: Vite serves apps/web, and neither it nor the server writes there.
   const port = await freePort();
-  const live = (url: string) => fetch(url).then((response) => response.ok, () => false);
   const server = `http://127.0.0.1:${port}/health/live`;
   let vite = '';
   const { child: npm } = await launch(
