@@ -8,9 +8,10 @@ import { freePort } from './cluster.ts';
 
 /**
  * `npm start` (scripts/start.mjs) runs the server as its child, `npm run worker` (scripts/worker.mjs)
- * a worker, `npm run dev` (scripts/dev.mjs) the server under `tsx watch` and Vite. Stopping them the way systemd or `docker stop` do (SIGTERM to the process they started:
- * the script, or npm) must stop the server or worker too, not leave it running without a parent; Ctrl-C, which reaches the server twice (from the terminal and through
- * the script), must not cut its drain short. The script runs from a folder that links to this
+ * a worker, `npm run dev` (scripts/dev.mjs) the server under `tsx watch` and Vite. Stopping them
+ * the way systemd or `docker stop` do (SIGTERM to the process they started: the script, or npm)
+ * must stop what they started too, not leave it running without a parent; Ctrl-C, which reaches
+ * the server twice (from the terminal and through the script), must not cut its drain short. The script runs from a folder that links to this
  * checkout and holds a fresh dashboard build, so it serves without building the dashboard here.
  */
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
@@ -83,7 +84,7 @@ async function launch(command: string[], env: Record<string, string>, ready: (ou
   if (!(await eventually(async () => child.exitCode !== null || (await ready(output)), 60_000)) || child.exitCode !== null) {
     throw new Error(`${command.join(' ')} did not start: ${output}`);
   }
-  return { child, exited, output: () => output };
+  return { child, exited };
 }
 
 /** The start script (or `npm start`, the README's command), once its server answers. */
