@@ -11,8 +11,9 @@ import { freePort } from './cluster.ts';
  * a worker, `npm run dev` (scripts/dev.mjs) the server under `tsx watch` and Vite. Stopping them
  * the way systemd or `docker stop` do (SIGTERM to the process they started: the script, or npm)
  * must stop what they started too, not leave it running without a parent; Ctrl-C, which reaches
- * the server twice (from the terminal and through the script), must not cut its drain short. The script runs from a folder that links to this
- * checkout and holds a fresh dashboard build, so it serves without building the dashboard here.
+ * the server twice (from the terminal and through the script), must not cut its drain short. The
+ * scripts run from a folder that links to this checkout and holds a fresh dashboard build, so they
+ * serve without building the dashboard here (`npm run dev` runs in the checkout: Vite serves it).
  */
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const folder = mkdtempSync(join(tmpdir(), 'sift-start-'));
