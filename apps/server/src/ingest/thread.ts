@@ -16,21 +16,26 @@ export interface IngestThreadOptions {
 }
 
 /**
- * The server's ingestion workers on a thread of their own: parsing, chunking and full-text
- * indexing run beside the HTTP event loop instead of between its requests, with their own
- * database connection. Documents queued by this thread's services wake them at once.
- */
-/**
  * On stop, documents in hand get this long to finish; the rest go back to the queue, so a
  * stopping server exits well within the 10 s an orchestrator grants after SIGTERM.
  */
 const STOP_GRACE_MS = 5000;
 
+/**
+ * The source of a thread (`eval: true`) that runs the TypeScript module at `entry` (a file URL).
+ * The server runs its TypeScript through tsx, whose loader a new thread does not inherit: the
+ * thread registers it before loading its entry.
+ */
+export const typeScriptThreadSource = (entry: string): string =>
+  `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`;
+
+/**
+ * The server's ingestion workers on a thread of their own: parsing, chunking and full-text
+ * indexing run beside the HTTP event loop instead of between its requests, with their own
+ * database connection. Documents queued by this thread's services wake them at once.
+ */
 export function startIngestThread(options: IngestThreadOptions): { stop(): Promise<void> } {
-  // The server runs its TypeScript through tsx, whose loader a new thread does not inherit:
-  // the thread registers it before loading its entry.
-  const entry = new URL('./thread-entry.ts', import.meta.url).href;
-  const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`, {
+  const worker = new Worker(typeScriptThreadSource(new URL('./thread-entry.ts', import.meta.url).href), {
     eval: true,
     workerData: {
       dataDir: options.dataDir,
