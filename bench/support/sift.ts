@@ -100,11 +100,15 @@ export async function startSift(options: {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  await waitForServer(`${base}/openapi.json`, child).catch(async (error: unknown) => {
-    // A server that never answered leaves no schema or data folder behind either.
-    child.kill('SIGKILL');
+  /** What the run leaves behind: its data folder and, on PostgreSQL, its schema. */
+  const removeData = async () => {
     rmSync(dataDir, { recursive: true, force: true });
     await schema?.drop();
+  };
+  await waitForServer(`${base}/openapi.json`, child).catch(async (error: unknown) => {
+    // A server that never answered leaves nothing behind either.
+    child.kill('SIGKILL');
+    await removeData();
     throw error;
   });
 
@@ -190,8 +194,7 @@ export async function startSift(options: {
         await exited;
         clearTimeout(timer);
       }
-      rmSync(dataDir, { recursive: true, force: true });
-      await schema?.drop();
+      await removeData();
     },
   };
 }
