@@ -10,7 +10,9 @@ export async function signIn(page: Page, { name, email }: { name: string; email:
   await page.getByLabel('Name').fill(name);
   await page.getByLabel('E-mail').fill(email);
   await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page).toHaveURL(/\/api-keys/);
+  // The redirect lands on /api-keys#session=…; the app has kept the token once it strips the
+  // fragment. Waiting for the path alone let a test read the stored token before it was written.
+  await expect(page).toHaveURL((url) => url.pathname === '/api-keys' && url.hash === '');
 }
 
 /**
@@ -31,14 +33,19 @@ export async function openSignedIn(page: Page, sessionToken: string, path = '/ap
   await page.goto(`${path}#session=${sessionToken}`);
 }
 
-/** Calls the dashboard API with a session token (setting up state a test is not about). */
+/**
+ * Calls the dashboard API with a session token (setting up state a test is not about): a refused
+ * call fails the test here, with the server's answer, not later as a timeout on a missing row.
+ */
 export async function dashboardCall(sessionToken: string, path: string, body: unknown) {
   const response = await fetch(baseURL + path, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${sessionToken}` },
     body: JSON.stringify(body),
   });
-  return { status: response.status, body: await response.json() };
+  const answer = { status: response.status, body: await response.json() };
+  if (!response.ok) throw new Error(`${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  return answer;
 }
 
 /** Calls the provider API with an API key. */
