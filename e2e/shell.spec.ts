@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signIn } from './fixtures';
+import { bootstrap, openSignedIn, signIn } from './fixtures';
 
 test('signing in locally lands on api-keys with the shell', async ({ page }) => {
   await page.goto('/');
@@ -28,4 +28,22 @@ test('the provider SDK is not part of the first load: sign-in and API Keys fetch
   await expect(page).toHaveURL(/\/search/);
   // A route change in the page is no navigation: no load state to wait for, so poll.
   await expect.poll(fetchedSdk).toBe(true);
+});
+
+test('a tab opened before an upgrade loads the new build when a screen it asks for is gone', async ({ page }) => {
+  const { session_token } = bootstrap('upgrade@example.com', 'Upgrade Org', 'Una');
+  await openSignedIn(page, session_token);
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  // The server answers 404 for the screen's chunk once, as for an old build's file after an upgrade.
+  let refused = 0;
+  await page.route(/\/assets\/organization-screen-[^/]+\.js$/, (route) => {
+    refused += 1;
+    return route.fulfill({ status: 404, body: 'Not Found' });
+  }, { times: 1 });
+  const reloaded = page.waitForEvent('load', { timeout: 10_000 });
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Organization' }).click();
+  await reloaded;
+  expect(refused).toBe(1);
+  await expect(page).toHaveURL(/\/organization$/);
+  await expect(page.getByRole('button', { name: 'Edit Organization Name' })).toBeVisible();
 });
