@@ -11,20 +11,27 @@ const children = [
   start('npx', ['tsx', 'watch', 'apps/server/src/main.ts'], { ...process.env, PORT: process.env.PORT ?? '8000' }),
   start('npm', ['run', 'dev', '-w', 'apps/web']),
 ];
-const stop = (signal = 'SIGTERM') =>
-  children.forEach((child) => {
-    try {
-      process.kill(-child.pid, signal);
-    } catch {
-      // That group has ended already.
-    }
-  });
-process.on('SIGINT', () => stop('SIGINT'));
-process.on('SIGTERM', () => stop('SIGTERM'));
+// Each group is signalled once when it is stopped for another's sake (a child that ended, npm
+// gone): a second signal makes tsx watch SIGKILL the server mid-shutdown ("Force killing...").
+// A signal sent to this script is passed on every time, so a second Ctrl-C still forces.
+const signalled = new Set();
+const signal = (child, name) => {
+  signalled.add(child);
+  try {
+    process.kill(-child.pid, name);
+  } catch {
+    // That group has ended already.
+  }
+};
+const stopAll = (name) => children.forEach((child) => signal(child, name));
+const stopOthers = () => children.forEach((child) => signalled.has(child) || signal(child, 'SIGTERM'));
+process.on('SIGINT', () => stopAll('SIGINT'));
+process.on('SIGTERM', () => stopAll('SIGTERM'));
 children.forEach((child) =>
   child.on('exit', (code) => {
-    stop();
+    signalled.add(child);
+    stopOthers();
     process.exitCode = code ?? 0;
   }),
 );
-whenOrphanedUnderNpm(() => stop());
+whenOrphanedUnderNpm(stopOthers);
