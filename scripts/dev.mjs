@@ -24,14 +24,14 @@ const signal = (child, name) => {
   }
 };
 const stopAll = (name) => children.forEach((child) => signal(child, name));
-const stopOthers = () => children.forEach((child) => signalled.has(child) || signal(child, 'SIGTERM'));
+const stopRest = () => children.forEach((child) => signalled.has(child) || signal(child, 'SIGTERM'));
 process.on('SIGINT', () => stopAll('SIGINT'));
 process.on('SIGTERM', () => stopAll('SIGTERM'));
 children.forEach((child) =>
+  // What the ended command left in its group goes too, unless that group was signalled already.
   child.on('exit', (code) => {
-    signalled.add(child);
-    stopOthers();
+    stopRest();
     process.exitCode = code ?? 0;
   }),
 );
-whenOrphanedUnderNpm(stopOthers);
+whenOrphanedUnderNpm(stopRest);
