@@ -96,20 +96,72 @@ async function startServer(command: string[] = [process.execPath, 'scripts/start
   return { start: child, exited, live };
 }
 
-/** The command lines of the processes `parent` started, from /proc. */
-function childCommandLines(parent: number): string[][] {
-  const lines: string[][] = [];
+interface RunningProcess {
+  pid: number;
+  parent: number;
+  group: number;
+  commandLine: string[];
+}
+
+/** Every running process, from /proc. */
+function runningProcesses(): RunningProcess[] {
+  const found: RunningProcess[] = [];
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== parent) continue;
-      lines.push(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'));
+      // After the command name: state, parent, process group.
+      const [, parent, group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      found.push({ pid: Number(pid), parent: Number(parent), group: Number(group), commandLine: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0') });
     } catch {
       // ended meanwhile
     }
   }
-  return lines;
+  return found;
 }
+
+/** The command lines of the processes `parent` started. */
+const childCommandLines = (parent: number): string[][] => runningProcesses().filter((process) => process.parent === parent).map((process) => process.commandLine);
+
+/** The processes `ancestor` started, and theirs, and so on. */
+function descendants(ancestor: number): RunningProcess[] {
+  const all = runningProcesses();
+  const found: RunningProcess[] = [];
+  for (let parents = new Set([ancestor]); parents.size > 0; ) {
+    const children = all.filter((process) => parents.has(process.parent));
+    found.push(...children);
+    parents = new Set(children.map((process) => process.pid));
+  }
+  return found;
+}
+
+/**
+ * `npm run dev` once the server and Vite answer: the groups dev.mjs starts them in are recorded
+ * for the cleanup as well, so a failed test leaves no Vite holding port 5173 (which would make the
+ * next run skip these tests).
+ */
+async function startDev() {
+  const live = (url: string) => fetch(url).then((response) => response.ok, () => false);
+  const port = await freePort();
+  const server = `http://127.0.0.1:${port}/health/live`;
+  let vite = '';
+  // In the checkout itself: Vite serves apps/web, and neither it nor the server writes there.
+  const { child: npm, output } = await launch(
+    ['npm', 'run', 'dev'],
+    { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    async (text) => {
+      vite = /Local:\s+(http:\/\/\S+)/.exec(text.replace(/\x1b\[[0-9;]*m/g, ''))?.[1] ?? '';
+      return vite !== '' && (await live(server));
+    },
+    repo,
+  );
+  const started = descendants(npm.pid!);
+  groups.push(...new Set(started.map((process) => process.group)));
+  const viteProcess = started.find((process) => process.commandLine.some((argument) => /node_modules\/\.bin\/vite$|vite\/bin\/vite\.js$/.test(argument)));
+  return { npm, output, viteProcess, serverLive: () => live(server), viteLive: () => live(vite) };
+}
+
+/** Vite takes port 5173 or fails (strictPort): a developer's own `npm run dev` may hold it. */
+const viteBusy = () => fetch('http://localhost:5173/').then((response) => response.ok, () => false);
 
 const skipOnPostgres = process.env.SIFT_TEST_DIALECT === 'postgres'; // the scripts and SQLite: one run is enough
 
@@ -162,25 +214,20 @@ test.skipIf(skipOnPostgres)('run directly and left by the shell that started it 
 }, 90_000);
 
 test.skipIf(skipOnPostgres)('SIGTERM to `npm run dev` stops the server and Vite it started, the server once (left to drain): nothing is left answering', async (context) => {
-  const live = (url: string) => fetch(url).then((response) => response.ok, () => false);
-  // Vite takes port 5173 or fails (strictPort): a developer's own `npm run dev` may hold it.
-  if (await live('http://localhost:5173/')) context.skip('port 5173 is taken (is `npm run dev` running?)');
-  // In the checkout itself: Vite serves apps/web, and neither it nor the server writes there.
-  const port = await freePort();
-  const server = `http://127.0.0.1:${port}/health/live`;
-  let vite = '';
-  const { child: npm, output } = await launch(
-    ['npm', 'run', 'dev'],
-    { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-    async (output) => {
-      vite = /Local:\s+(http:\/\/\S+)/.exec(output.replace(/\x1b\[[0-9;]*m/g, ''))?.[1] ?? '';
-      return vite !== '' && (await live(server));
-    },
-    repo,
-  );
-  expect(await live(vite)).toBe(true);
+  if (await viteBusy()) context.skip('port 5173 is taken (is `npm run dev` running?)');
+  const { npm, output, serverLive, viteLive } = await startDev();
+  expect(await viteLive()).toBe(true);
   npm.kill('SIGTERM');
-  expect(await eventually(async () => !(await live(server)) && !(await live(vite)), 20_000)).toBe(true);
+  expect(await eventually(async () => !(await serverLive()) && !(await viteLive()), 20_000)).toBe(true);
   // Signalled once: a second signal makes tsx watch SIGKILL the server instead of letting it drain.
+  expect(output()).not.toContain('Force killing');
+}, 90_000);
+
+test.skipIf(skipOnPostgres)('under `npm run dev`, Vite ending stops the server too, and the script ends', async (context) => {
+  if (await viteBusy()) context.skip('port 5173 is taken (is `npm run dev` running?)');
+  const { npm, output, viteProcess, serverLive } = await startDev();
+  expect(viteProcess).toBeDefined();
+  process.kill(viteProcess!.pid, 'SIGTERM');
+  expect(await eventually(async () => !(await serverLive()) && !groupAlive(npm.pid!), 20_000)).toBe(true);
   expect(output()).not.toContain('Force killing');
 }, 90_000);
