@@ -24,7 +24,8 @@ import { banner, percentile, progress, round } from './support/stats.ts';
  * metadata filters passing 0.5%, 10%, 50% and 90% of the documents, against the same queries
  * unfiltered, with the usual queries and with queries of the most common terms (issue #11 pt 3).
  * Then the neighbour effect: the judged CISI collection of another organization, its p50 and
- * nDCG@10 alone and beside the 20 MB collection; and nDCG@10 of BM25 and of BM25's top 50
+ * nDCG@10 alone, beside the 20 MB collection and alone again once it is deleted, and its p50
+ * beside the neighbour against a server holding only CISI, pass by pass; and nDCG@10 of BM25 and of BM25's top 50
  * reranked by the built-in `zerank-2`. Every latency run starts once the server has gone quiet
  * (sift.quiet): after a burst of writes the ingestion threads merge index segments for a while,
  * work that belongs to the ingestion, not to the queries measured after it.
@@ -84,12 +85,22 @@ interface JudgedFigures {
   ndcgReranked: number;
 }
 
+/** One query kind's p50 and server CPU ms a query, beside the neighbour and on a server of its own. */
+interface PairedKind {
+  beside: { p50: number; cpuMs: number };
+  alone: { p50: number; cpuMs: number };
+}
+interface PairedFigures {
+  documents: PairedKind;
+  snippets: PairedKind;
+}
+
 export interface RetrievalBenchResult {
   dialect: string;
   shapes: ShapeResult[];
   refusedP50: number;
   /** CISI alone (first, cold), beside the neighbour, and alone again once the neighbour is deleted (warm). */
-  judged: { alone: JudgedFigures; beside: JudgedFigures | null; aloneAgain: JudgedFigures | null } | null;
+  judged: { alone: JudgedFigures; beside: JudgedFigures | null; aloneAgain: JudgedFigures | null; paired: PairedFigures | null } | null;
 }
 
 export async function runRetrievalBench(options: { megabytes?: number; queries?: number; shapes?: CorpusShape[] } = {}): Promise<RetrievalBenchResult> {
@@ -103,6 +114,9 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
   const cisi = cisiDir ? loadCisi(cisiDir) : null;
 
   const sift = await startSift({ dialect, organizations: ['Judged', 'Bench'] });
+  // CISI on a server of its own too: its queries alternate with the main server's once the
+  // neighbour is there, so both are measured in the same minutes (the machine's speed drifts).
+  const aloneServer = cisi ? await startSift({ dialect, organizations: ['Judged'] }) : null;
   try {
     const bench = sift.sdk('Bench');
     let judged: RetrievalBenchResult['judged'] = null;
@@ -111,8 +125,11 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
       await client.collections.add({ collection_name: 'cisi' });
       progress('CISI: ingesting');
       await ingest(client, 'cisi', cisi.documents);
+      const own = aloneServer!.sdk('Judged');
+      await own.collections.add({ collection_name: 'cisi' });
+      await ingest(own, 'cisi', cisi.documents);
       progress('CISI: measuring alone');
-      judged = { alone: await measureJudged(sift, cisi), beside: null, aloneAgain: null };
+      judged = { alone: await measureJudged(sift, cisi), beside: null, aloneAgain: null, paired: null };
     }
 
     const results: ShapeResult[] = [];
@@ -124,7 +141,11 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
       const figures = await ingest(bench, shape, documents, { metadata: (i) => ({ group: `g${i % 10}`, shard: `s${i % 200}` }) });
       const ingestCpuSeconds = sift.cpuSeconds() - cpuBefore;
       progress(`${shape}: ${figures.megabytesPerSecond.toFixed(2)} MB/s; building the floor`);
-      if (judged && !judged.beside) judged.beside = await measureJudged(sift, cisi!);
+      if (judged && !judged.beside) {
+        judged.beside = await measureJudged(sift, cisi!);
+        progress('CISI: beside the neighbour and on a server of its own, pass by pass');
+        judged.paired = await measurePaired(sift, aloneServer!, cisi!);
+      }
       const floor = buildFloor(documents, floorDir, shape);
       progress(`${shape}: waiting for the server to go quiet, then measuring latency`);
       const quietSeconds = await sift.quiet();
@@ -160,6 +181,7 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
     return result;
   } finally {
     await sift.stop();
+    await aloneServer?.stop();
     rmSync(floorDir, { recursive: true, force: true });
   }
 }
@@ -280,6 +302,41 @@ async function measureJudged(sift: Sift, cisi: Cisi): Promise<JudgedFigures> {
   };
 }
 
+/**
+ * CISI's p50 and server CPU a query beside the neighbour (`beside`, the main server) and on a server
+ * holding only CISI (`alone`), one pass of the 76 queries on each in turn, the order swapped every
+ * pass, after a warm pass on each: both are measured under the same machine load.
+ */
+async function measurePaired(beside: Sift, alone: Sift, cisi: Cisi): Promise<PairedFigures> {
+  await beside.quiet();
+  await alone.quiet();
+  const kinds = [
+    { path: '/queries/top-documents', body: (query: string) => ({ collection_name: 'cisi', query, k: 10 }) },
+    { path: '/queries/top-snippets', body: (query: string) => ({ collection_name: 'cisi', query, k: K, precise_responses: true }) },
+  ];
+  const samples = kinds.map(() => ({ beside: [] as number[], alone: [] as number[], besideCpu: 0, aloneCpu: 0 }));
+  for (let pass = 0; pass < 9; pass++) {
+    for (const [i, kind] of kinds.entries()) {
+      const order = pass % 2 === 0 ? (['beside', 'alone'] as const) : (['alone', 'beside'] as const);
+      for (const which of order) {
+        const server = which === 'beside' ? beside : alone;
+        const cpuBefore = server.cpuSeconds();
+        for (const query of cisi.queries) {
+          const t = performance.now();
+          await server.post(kind.path, kind.body(query.text), server.keys.Judged!);
+          if (pass > 0) samples[i]![which].push(performance.now() - t);
+        }
+        if (pass > 0) samples[i]![`${which}Cpu`] += server.cpuSeconds() - cpuBefore;
+      }
+    }
+  }
+  const figures = (i: number, which: 'beside' | 'alone') => ({
+    p50: percentile(samples[i]![which], 50),
+    cpuMs: (samples[i]![`${which}Cpu`] * 1000) / samples[i]![which].length,
+  });
+  return { documents: { beside: figures(0, 'beside'), alone: figures(0, 'alone') }, snippets: { beside: figures(1, 'beside'), alone: figures(1, 'alone') } };
+}
+
 function printRetrieval(result: RetrievalBenchResult, megabytes: number, queryCount: number): void {
   console.log(`\nRetrieval on ${result.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'}: a server process, this process as its client.`);
   banner();
@@ -357,6 +414,31 @@ function printRetrieval(result: RetrievalBenchResult, megabytes: number, queryCo
     row('nDCG@10 BM25 top 50 reranked (zerank-2)', (figures) => figures.ndcgReranked, 4),
     { ...row('waited for the server to go quiet, s', (figures) => figures.quietSeconds, 0), 'beside vs alone again': '' },
   ]);
+  const paired = result.judged.paired;
+  if (paired) {
+    console.log(
+      `\nThe same CISI queries beside the ${megabytes} MB neighbour (this server) and on a server holding only CISI, one pass of the 76 on each in turn, the order swapped every pass (8 passes after a warm one): both in the same minutes, so the machine's drift falls on both (target: within 10%)`,
+    );
+    const pairedRow = (measure: string, kind: PairedKind, pick: (side: PairedKind['beside']) => number) => ({
+      measure,
+      'server of its own': round(pick(kind.alone), 2),
+      beside: round(pick(kind.beside), 2),
+      'beside vs its own': change(pick(kind.alone), pick(kind.beside)),
+    });
+    // On PostgreSQL a search's work is the database's, which the server process's CPU leaves out.
+    const cpuRows =
+      result.dialect === 'postgres'
+        ? []
+        : [
+            pairedRow('top-documents, server process CPU ms a query', paired.documents, (side) => side.cpuMs),
+            pairedRow('top-snippets fine, server process CPU ms a query', paired.snippets, (side) => side.cpuMs),
+          ];
+    console.table([
+      pairedRow('top-documents p50 ms (k = 10)', paired.documents, (side) => side.p50),
+      pairedRow('top-snippets fine p50 ms (k = 25)', paired.snippets, (side) => side.p50),
+      ...cpuRows,
+    ]);
+  }
   console.log('Targets: nDCG@10 of BM25 >= 0.40; reranked >= BM25.');
 }
 
