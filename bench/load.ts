@@ -24,7 +24,7 @@ import { banner, inSeries, median, progress, round, sleep } from './support/stat
  *    requests/s, p50, p99, failures, and the ratio to the rounds' median bound; then searches
  *    and ingestion alone again, so the shares of idle are taken against the mean of before and
  *    after.
- * 4. Eight concurrent 60 MB uploads, four of them overwriting indexed documents: final statuses,
+ * 5. Eight concurrent 60 MB uploads, four of them overwriting indexed documents: final statuses,
  *    peak RSS of the server process, largest write-ahead log.
  */
 

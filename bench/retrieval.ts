@@ -25,8 +25,8 @@ import { banner, percentile, progress, round } from './support/stats.ts';
  * unfiltered, with the usual queries and with queries of the most common terms (issue #11 pt 3).
  * Then the neighbour effect: the judged CISI collection of another organization, its p50 and
  * nDCG@10 alone, beside the 20 MB collection and alone again once it is deleted, and its p50
- * beside the neighbour against a server holding only CISI, pass by pass; and nDCG@10 of BM25 and of BM25's top 50
- * reranked by the built-in `zerank-2`. Every latency run starts once the server has gone quiet
+ * beside the neighbour against a server holding only CISI, pass by pass; and nDCG@10 of BM25
+ * and of BM25's top 50 reranked by the built-in `zerank-2`. Every latency run starts once the server has gone quiet
  * (sift.quiet): after a burst of writes the ingestion threads merge index segments for a while,
  * work that belongs to the ingestion, not to the queries measured after it.
  */
