@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { rerankModel } from '../apps/server/src/domain/models/registry.ts';
+import { type BareHttpServer, startBareHttpServer } from './support/bare-http.ts';
 import { type Cisi, cisiDirectory, loadCisi } from './support/cisi.ts';
 import { ndcgAt } from './support/ir-metrics.ts';
 import { type CorpusShape, generateCommonQueries, generateCorpus, generateQueries, SHAPES } from './support/corpus.ts';
@@ -48,6 +49,10 @@ interface LatencyRow {
   floorP50: number;
   floorP99: number;
   ratio: number;
+  /** The bare node:http server's p50 (bare-http.ts), interleaved with the two above. */
+  bareP50: number;
+  /** The least ratio an HTTP server could reach: a bare round trip and the floor's query, over the floor's. */
+  leastRatio: number;
   target: number;
 }
 
@@ -117,6 +122,7 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
   // CISI on a server of its own too: its queries alternate with the main server's once the
   // neighbour is there, so both are measured in the same minutes (the machine's speed drifts).
   const aloneServer = cisi ? await startSift({ dialect, organizations: ['Judged'] }) : null;
+  const bare = await startBareHttpServer();
   try {
     const bench = sift.sdk('Bench');
     let judged: RetrievalBenchResult['judged'] = null;
@@ -155,7 +161,7 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
         ingest: figures,
         ingestCpuSeconds,
         floorMegabytesPerSecond: { textOnce: floor.megabytes / floor.indexSeconds.documents, allTables: floor.megabytes / floorSeconds },
-        latency: await measureLatency(sift, shape, floor, queries),
+        latency: await measureLatency(sift, bare, shape, floor, queries),
         quietSeconds,
         filtered: shape === 'small' ? await measureFiltered(sift, shape, queries.slice(0, 100)) : [],
       });
@@ -182,12 +188,13 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
   } finally {
     await sift.stop();
     await aloneServer?.stop();
+    await bare.stop();
     rmSync(floorDir, { recursive: true, force: true });
   }
 }
 
 /** One request at a time, Sift and the floor interleaved query by query (same machine load). */
-async function measureLatency(sift: Sift, collection: string, floor: Floor, queries: string[]): Promise<LatencyRow[]> {
+async function measureLatency(sift: Sift, bare: BareHttpServer, collection: string, floor: Floor, queries: string[]): Promise<LatencyRow[]> {
   const key = sift.keys.Bench!;
   const rows: LatencyRow[] = [];
   for (const item of SIFT_KINDS) {
@@ -197,9 +204,11 @@ async function measureLatency(sift: Sift, collection: string, floor: Floor, quer
     for (const query of queries) {
       await sift.post(item.path, item.body(collection, query), key);
       floor.query(item.table, query, K);
+      await bare.post(item.path, item.body(collection, query));
     }
     const http: number[] = [];
     const fts: number[] = [];
+    const bareHttp: number[] = [];
     const cpuBefore = sift.cpuSeconds();
     for (const query of queries) {
       let t = performance.now();
@@ -208,11 +217,27 @@ async function measureLatency(sift: Sift, collection: string, floor: Floor, quer
       t = performance.now();
       floor.query(item.table, query, K);
       fts.push(performance.now() - t);
+      t = performance.now();
+      await bare.post(item.path, item.body(collection, query));
+      bareHttp.push(performance.now() - t);
     }
+    // The bare server's requests cost this server nothing: it is idle meanwhile.
     const cpuMs = ((sift.cpuSeconds() - cpuBefore) * 1000) / queries.length;
     const p50 = percentile(http, 50);
     const floorP50 = percentile(fts, 50);
-    rows.push({ kind: item.kind, cpuMs, p50, p99: percentile(http, 99), floorP50, floorP99: percentile(fts, 99), ratio: p50 / floorP50, target: item.target });
+    const bareP50 = percentile(bareHttp, 50);
+    rows.push({
+      kind: item.kind,
+      cpuMs,
+      p50,
+      p99: percentile(http, 99),
+      floorP50,
+      floorP99: percentile(fts, 99),
+      ratio: p50 / floorP50,
+      bareP50,
+      leastRatio: (bareP50 + floorP50) / floorP50,
+      target: item.target,
+    });
   }
   return rows;
 }
@@ -360,6 +385,9 @@ function printRetrieval(result: RetrievalBenchResult, megabytes: number, queryCo
       failed: figures.failedUploads + figures.failedDocuments,
     })),
   );
+  console.log(
+    `\n"bare HTTP": a bare node:http server in a process of its own answering a constant 401 (bench/support/bare-http.ts), timed in turn with Sift and the floor, query by query; "least ratio": its round trip plus the floor's query, over the floor's query, what an HTTP server doing nothing else would reach.`,
+  );
   for (const shape of result.shapes) {
     console.log(
       `\nLatency, ${SHAPES[shape.shape]}, k = ${K}, ${queryCount} queries per kind, one at a time, once the server had gone quiet (${round(shape.quietSeconds, 0)} s after the floor was built)`,
@@ -372,6 +400,8 @@ function printRetrieval(result: RetrievalBenchResult, megabytes: number, queryCo
         'floor p50 ms': round(row.floorP50, 3),
         'floor p99 ms': round(row.floorP99, 3),
         'p50 ratio': round(row.ratio),
+        'bare HTTP p50 ms': round(row.bareP50, 3),
+        'least ratio': round(row.leastRatio),
         'server CPU ms/query': round(row.cpuMs, 3),
         target: `<= ${row.target}`,
       })),

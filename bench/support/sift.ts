@@ -132,32 +132,7 @@ export async function startSift(options: {
       await client.end();
     }
   };
-  // Idle sockets close after 30 s, before the server's keep-alive timeout (72 s): a socket idle
-  // through a long ingestion was otherwise reused as the server closed it ("socket hang up").
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 30_000 });
-  const post = <T>(path: string, body: unknown, key: string | null) =>
-    new Promise<T>((resolve, reject) => {
-      const payload = JSON.stringify(body);
-      const request = http.request(
-        `${base}/v1${path}`,
-        {
-          method: 'POST',
-          agent,
-          headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
-        },
-        (response) => {
-          const parts: Buffer[] = [];
-          response.on('data', (part: Buffer) => parts.push(part));
-          response.on('end', () => {
-            const text = Buffer.concat(parts).toString('utf8');
-            if ((response.statusCode ?? 500) >= 300) reject(Object.assign(new Error(`${path}: ${response.statusCode} ${text.slice(0, 200)}`), { status: response.statusCode }));
-            else resolve(JSON.parse(text) as T);
-          });
-        },
-      );
-      request.on('error', reject);
-      request.end(payload);
-    });
+  const { post, close: closeClient } = jsonClient(base);
 
   return {
     base,
@@ -181,7 +156,7 @@ export async function startSift(options: {
       return (performance.now() - started) / 1000;
     },
     async stop() {
-      agent.destroy();
+      closeClient();
       monitor.stop();
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -296,4 +271,38 @@ export function processCpuSeconds(pid: number): number {
   } catch {
     return NaN;
   }
+}
+
+/**
+ * JSON POSTs to `${base}/v1` on a keep-alive agent: the leanest standard client, so latency is the
+ * server's. A status of 300 or more rejects, with the status.
+ */
+export function jsonClient(base: string): { post: Sift['post']; close(): void } {
+  // Idle sockets close after 30 s, before the server's keep-alive timeout (72 s): a socket idle
+  // through a long ingestion was otherwise reused as the server closed it ("socket hang up").
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 30_000 });
+  const post = <T>(path: string, body: unknown, key: string | null) =>
+    new Promise<T>((resolve, reject) => {
+      const payload = JSON.stringify(body);
+      const request = http.request(
+        `${base}/v1${path}`,
+        {
+          method: 'POST',
+          agent,
+          headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+        },
+        (response) => {
+          const parts: Buffer[] = [];
+          response.on('data', (part: Buffer) => parts.push(part));
+          response.on('end', () => {
+            const text = Buffer.concat(parts).toString('utf8');
+            if ((response.statusCode ?? 500) >= 300) reject(Object.assign(new Error(`${path}: ${response.statusCode} ${text.slice(0, 200)}`), { status: response.statusCode }));
+            else resolve(JSON.parse(text) as T);
+          });
+        },
+      );
+      request.on('error', reject);
+      request.end(payload);
+    });
+  return { post, close: () => agent.destroy() };
 }
