@@ -30,7 +30,11 @@ export interface BareHttpServer {
 
 export async function startBareHttpServer(): Promise<BareHttpServer> {
   const child = spawn(process.execPath, ['-e', SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+  const exited = once(child, 'exit').then(() => {
+    throw new Error('the bare HTTP server exited before it listened');
+  });
+  const [line] = (await Promise.race([once(child.stdout!, 'data'), exited])) as [Buffer];
+  exited.catch(() => {}); // it exits when stopped, later
   const client = jsonClient(`http://127.0.0.1:${Number(line.toString().trim())}`);
   return {
     post: async (path, body) => {
