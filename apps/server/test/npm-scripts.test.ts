@@ -88,10 +88,13 @@ async function launch(command: string[], env: Record<string, string>, ready: (ou
   return { child, exited, output: () => output };
 }
 
+/** Whether something answers `url` with a 2xx. */
+const answers = (url: string): Promise<boolean> => fetch(url).then((response) => response.ok, () => false);
+
 /** The start script (or `npm start`, the README's command), once its server answers. */
 async function startServer(command: string[] = [process.execPath, 'scripts/start.mjs'], env: Record<string, string> = {}) {
   const port = await freePort();
-  const live = () => fetch(`http://127.0.0.1:${port}/health/live`).then((response) => response.ok, () => false);
+  const live = () => answers(`http://127.0.0.1:${port}/health/live`);
   const { child, exited } = await launch(command, { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }, live);
   return { start: child, exited, live };
 }
@@ -140,7 +143,6 @@ function descendants(ancestor: number): RunningProcess[] {
  * next run skip these tests).
  */
 async function startDev() {
-  const live = (url: string) => fetch(url).then((response) => response.ok, () => false);
   const port = await freePort();
   const server = `http://127.0.0.1:${port}/health/live`;
   let vite = '';
@@ -150,18 +152,18 @@ async function startDev() {
     { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     async (text) => {
       vite = /Local:\s+(http:\/\/\S+)/.exec(text.replace(/\x1b\[[0-9;]*m/g, ''))?.[1] ?? '';
-      return vite !== '' && (await live(server));
+      return vite !== '' && (await answers(server));
     },
     repo,
   );
   const started = descendants(npm.pid!);
   groups.push(...new Set(started.map((process) => process.group)));
   const viteProcess = started.find((process) => process.commandLine.some((argument) => /node_modules\/\.bin\/vite$|vite\/bin\/vite\.js$/.test(argument)));
-  return { npm, output, viteProcess, serverLive: () => live(server), viteLive: () => live(vite) };
+  return { npm, output, viteProcess, serverLive: () => answers(server), viteLive: () => answers(vite) };
 }
 
 /** Vite takes port 5173 or fails (strictPort): a developer's own `npm run dev` may hold it. */
-const viteBusy = () => fetch('http://localhost:5173/').then((response) => response.ok, () => false);
+const viteBusy = () => answers('http://localhost:5173/');
 
 const skipOnPostgres = process.env.SIFT_TEST_DIALECT === 'postgres'; // the scripts and SQLite: one run is enough
 
