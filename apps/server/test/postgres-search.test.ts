@@ -39,7 +39,7 @@ test.runIf(postgres)('a search answers while every connection of the shared pool
   const sleepers = Promise.all(Array.from({ length: 12 }, () => sql`select pg_sleep(1.5)`.execute(h.database.db).then(() => (anyDone = true))));
   await new Promise((resolve) => setTimeout(resolve, 200));
   expect(h.database.pool!.waitingCount).toBeGreaterThan(0);
-  const hits = await searchIndex(h.database).topSnippets({ collectionId, query: 'lantern', k: 5, filter: null, granularity: 'fine' });
+  const hits = await searchIndex(h.database).topSnippets({ collectionId, query: 'lantern', k: 5, filter: null, granularity: 'fine', includeMetadata: false });
   // Answered before any connection of the shared pool was free.
   expect(anyDone).toBe(false);
   expect(hits.map((hit) => hit.content)).toEqual(['The harbor lantern.']);
@@ -87,7 +87,7 @@ test.runIf(postgres)('a search is prepared once per connection and planned once,
   const database = await openDatabase({ dataDir: h.config.dataDir, databaseUrl: h.config.databaseUrl, searchConnections: 1, searchPipelines: 1 });
   try {
     const index = searchIndex(database);
-    const plain = { collectionId, query: 'harbor lantern', k: 5, filter: null, granularity: 'fine' as const };
+    const plain = { collectionId, query: 'harbor lantern', k: 5, filter: null, granularity: 'fine' as const, includeMetadata: false };
     const first = await index.topSnippets(plain);
     for (let i = 0; i < 4; i++) expect(await index.topSnippets(plain)).toEqual(first);
     const colour = (value: string) => index.topSnippets({ ...plain, filter: { kind: 'compare', key: 'colour', operator: '$eq', value } });
@@ -191,4 +191,33 @@ test.runIf(postgres)('a filter keeps its documents by the cheapest path the meta
   } finally {
     await database.destroy();
   }
+});
+
+test.runIf(postgres)('page and snippet hits name their documents, with metadata only when asked, and never a deleted one', async () => {
+  await h.call('/v1/collections/add-collection', { collection_name: 'named' }, f.keyA);
+  const add = (path: string, text: string, overwrite = false) =>
+    h.call('/v1/documents/add-document', { collection_name: 'named', path, content: { type: 'text', text }, metadata: { shelf: path }, overwrite }, f.keyA);
+  await add('north.txt', 'The north beacon burns.');
+  await add('south.txt', 'The south beacon sleeps.');
+  await f.workers.idle();
+  const snippets = async (include: boolean) =>
+    (await h.call('/v1/queries/top-snippets', { collection_name: 'named', query: 'beacon', k: 5, precise_responses: true, include_document_metadata: include }, f.keyA)).body;
+  const plain = await snippets(false);
+  const withMetadata = await snippets(true);
+  expect(plain.results).toEqual(withMetadata.results);
+  expect(plain.results.map((r: { path: string }) => r.path).sort()).toEqual(['north.txt', 'south.txt']);
+  expect(plain.document_results.map((r: { metadata: unknown }) => r.metadata)).toEqual([null, null]);
+  expect(withMetadata.document_results.map((r: { path: string; metadata: unknown }) => [r.path, r.metadata]).sort()).toEqual([
+    ['north.txt', { shelf: 'north.txt' }],
+    ['south.txt', { shelf: 'south.txt' }],
+  ]);
+  const pages = await h.call('/v1/queries/top-pages', { collection_name: 'named', query: 'beacon', k: 5 }, f.keyA);
+  expect(pages.body.results.map((r: { path: string }) => r.path).sort()).toEqual(['north.txt', 'south.txt']);
+
+  // The server has read both paths; one document deleted, the other overwritten: same path, new text.
+  expect((await h.call('/v1/documents/delete-document', { collection_name: 'named', path: 'north.txt' }, f.keyA)).status).toBe(200);
+  await add('south.txt', 'The south beacon wakes.', true);
+  await f.workers.idle();
+  const after = await snippets(false);
+  expect(after.results.map((r: { path: string; content: string }) => [r.path, r.content])).toEqual([['south.txt', 'The south beacon wakes.']]);
 });

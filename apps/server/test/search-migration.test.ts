@@ -43,9 +43,9 @@ async function rankings(database: Database) {
       const index = searchIndex(database);
       results.push(
         (await index.topDocuments(request)).map((hit) => [hit.path, hit.score]),
-        (await index.topPages({ ...request, includeContent: false })).map((hit) => [hit.path, hit.pageIndex, hit.score]),
-        (await index.topSnippets({ ...request, granularity: 'coarse' })).map((hit) => [hit.path, hit.startIndex, hit.score]),
-        (await index.topSnippets({ ...request, granularity: 'fine' })).map((hit) => [hit.path, hit.startIndex, hit.score]),
+        (await index.topPages({ ...request, includeContent: false, includeMetadata: false })).map((hit) => [hit.path, hit.pageIndex, hit.score]),
+        (await index.topSnippets({ ...request, granularity: 'coarse', includeMetadata: false })).map((hit) => [hit.path, hit.startIndex, hit.score]),
+        (await index.topSnippets({ ...request, granularity: 'fine', includeMetadata: false })).map((hit) => [hit.path, hit.startIndex, hit.score]),
       );
     }
   }

@@ -27,7 +27,7 @@ export async function expandedQuery(database: Database, collectionId: string, qu
   const terms = analyze(query).filter((term) => kept.has(term));
   if (terms.length === 0) return [];
   const index = searchIndex(database);
-  const feedback = await index.topSnippets({ collectionId, query, filter, granularity: 'coarse', k: RM3_FEEDBACK_DOCUMENTS, terms: queryWeights(terms) });
+  const feedback = await index.topSnippets({ collectionId, query, filter, granularity: 'coarse', includeMetadata: false, k: RM3_FEEDBACK_DOCUMENTS, terms: queryWeights(terms) });
   if (feedback.length === 0) return queryWeights(terms);
   const model = relevanceModel(feedback.map((hit) => ({ terms: analyze(hit.content), score: bm25Weight(hit.score) }))).slice(0, CANDIDATE_TERMS);
   const common = await index.commonTerms(collectionId, 'coarse', model.map(([term]) => term), RM3_MAX_DOCUMENT_SHARE);

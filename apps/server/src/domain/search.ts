@@ -41,7 +41,7 @@ async function documentResults(hits: Omit<DocumentHit, 'score'>[], scores: Map<s
   return unique.map((hit, i) => ({
     path: hit.path,
     score: scores.get(hit.documentId) ?? 0,
-    metadata: includeMetadata ? (JSON.parse(hit.metadata) as DocumentMetadata) : null,
+    metadata: includeMetadata ? (JSON.parse(hit.metadata!) as DocumentMetadata) : null,
     file_url: fileUrls[i]!,
   }));
 }
@@ -87,7 +87,11 @@ export async function topPages(database: Database, actor: ProviderActor, input: 
   const filter = parseMetadataFilter(input.filter);
   const request = await searchRequest(database, collection.collectionId, input, filter);
   // The reranker reads the pages even when the client does not.
-  const retrieved = await searchIndex(database).topPages({ ...request, includeContent: input.include_content || input.reranker != null });
+  const retrieved = await searchIndex(database).topPages({
+    ...request,
+    includeContent: input.include_content || input.reranker != null,
+    includeMetadata: input.include_metadata,
+  });
   const hits = await rerankHits(database, actor, { reranker: input.reranker, query: input.query, hits: retrieved, textOf: (hit) => hit.content ?? '' });
   const imageUrls = await pageImageUrls(database, actor, hits);
   const results = hits.map((hit, position) => ({
@@ -111,7 +115,7 @@ export async function topSnippets(database: Database, actor: ProviderActor, inpu
   const filter = parseMetadataFilter(input.filter);
   const granularity = input.precise_responses ? 'fine' : 'coarse';
   const request = await searchRequest(database, collection.collectionId, input, filter);
-  const retrieved = await searchIndex(database).topSnippets({ ...request, granularity });
+  const retrieved = await searchIndex(database).topSnippets({ ...request, granularity, includeMetadata: input.include_document_metadata });
   const hits = await rerankHits(database, actor, { reranker: input.reranker, query: input.query, hits: retrieved, textOf: (hit) => hit.content });
   const results = hits.map((hit) => ({
     path: hit.path,

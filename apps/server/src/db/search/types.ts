@@ -22,11 +22,15 @@ export interface SearchRequest {
 /** Rows of one granularity in a collection's index, and how many of them hold each term. */
 export type Granularity = 'documents' | 'pages' | 'coarse' | 'fine';
 
-/** Every hit carries its document's id, path and metadata (JSON text) so no second lookup is needed. */
+/**
+ * Every hit carries its document's id, path and metadata (JSON text) so no second lookup is
+ * needed; a page or snippet hit's metadata may be null unless the request asked for it
+ * (PostgreSQL then leaves the documents table out of the search, postgres.ts).
+ */
 interface HitDocument {
   documentId: string;
   path: string;
-  metadata: string;
+  metadata: string | null;
   score: number;
 }
 export type DocumentHit = HitDocument;
@@ -50,8 +54,8 @@ export interface SnippetHit extends HitDocument {
  */
 export interface SearchIndex {
   topDocuments(request: SearchRequest): Promise<DocumentHit[]>;
-  topPages(request: SearchRequest & { includeContent: boolean }): Promise<PageHit[]>;
-  topSnippets(request: SearchRequest & { granularity: 'coarse' | 'fine' }): Promise<SnippetHit[]>;
+  topPages(request: SearchRequest & { includeContent: boolean; includeMetadata: boolean }): Promise<PageHit[]>;
+  topSnippets(request: SearchRequest & { granularity: 'coarse' | 'fine'; includeMetadata: boolean }): Promise<SnippetHit[]>;
   /**
    * Of these terms, those found in more than `share` (0..1) of a collection's rows of one
    * granularity. Each count stops at that bound: a common term costs no more to judge than a
