@@ -11,18 +11,21 @@ import { NotFound } from './errors.ts';
  */
 const HOUR_SECONDS = 3600;
 type Audience = 'file' | 'page-image';
-/** Per keyring (one per server secret), the hour the cached tokens were minted in and the tokens. */
-const caches = new WeakMap<Keyring, { hour: number; tokens: Map<string, string> }>();
+/**
+ * Per keyring (one per server secret), the hour the cached tokens were minted in and the tokens
+ * by audience, then subject (a map per audience: a key made of both cost a new string a lookup).
+ */
+const caches = new WeakMap<Keyring, { hour: number; tokens: Record<Audience, Map<string, string>> }>();
 
-/** This hour's tokens of a keyring: a new hour starts an empty cache. */
-function hourlyCache(keyring: Keyring): { hour: number; tokens: Map<string, string> } {
+/** This hour's tokens of a keyring for one audience: a new hour starts empty caches. */
+function hourlyCache(keyring: Keyring, audience: Audience): { hour: number; tokens: Map<string, string> } {
   const hour = Math.floor(Date.now() / 1000 / HOUR_SECONDS);
   let cached = caches.get(keyring);
   if (!cached || cached.hour !== hour) {
-    cached = { hour, tokens: new Map() };
+    cached = { hour, tokens: { file: new Map(), 'page-image': new Map() } };
     caches.set(keyring, cached);
   }
-  return cached;
+  return { hour, tokens: cached.tokens[audience] };
 }
 
 /**
@@ -30,8 +33,8 @@ function hourlyCache(keyring: Keyring): { hour: number; tokens: Map<string, stri
  * promise each: a search answers with ten file URLs, and awaiting each cost about 1 us.
  */
 async function signedTokens(keyring: Keyring, audience: Audience, subjects: readonly string[]): Promise<string[]> {
-  const { hour, tokens: cache } = hourlyCache(keyring);
-  const tokens = subjects.map((subject) => cache.get(`${audience}|${subject}`));
+  const { hour, tokens: cache } = hourlyCache(keyring, audience);
+  const tokens = subjects.map((subject) => cache.get(subject));
   for (let i = 0; i < subjects.length; i++) {
     if (tokens[i] !== undefined) continue;
     const token = await new SignJWT({})
@@ -41,7 +44,7 @@ async function signedTokens(keyring: Keyring, audience: Audience, subjects: read
       .setExpirationTime((hour + 2) * HOUR_SECONDS)
       .sign(await hs256Key(keyring.fileUrl));
     if (cache.size > 100_000) cache.clear();
-    cache.set(`${audience}|${subjects[i]}`, token);
+    cache.set(subjects[i]!, token);
     tokens[i] = token;
   }
   return tokens as string[];

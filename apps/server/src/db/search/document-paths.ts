@@ -18,23 +18,28 @@ export class DocumentPaths {
   }
 
   /**
-   * The hits with their documents' paths; a hit whose document was deleted since the search read
-   * it is left out (its path cannot be read any more, and the document is gone).
+   * The hits with their documents' paths (those without one yet), in place; a hit whose document
+   * was deleted since the search read it is left out (its path cannot be read any more, and the
+   * document is gone).
    */
   async withPaths<Hit extends { documentId: string; path: string | null }>(hits: Hit[]): Promise<(Hit & { path: string })[]> {
-    const paths = new Map<string, string | undefined>(hits.map((hit) => [hit.documentId, this.#paths.get(hit.documentId)]));
-    const missing = [...paths].filter(([, path]) => path === undefined).map(([id]) => id);
-    if (missing.length > 0) {
-      for (const { id, path } of await this.#read(missing)) {
-        paths.set(id, path);
-        if (this.#paths.size >= PATHS_KEPT) this.#paths.delete(this.#paths.keys().next().value!);
-        this.#paths.set(id, path);
-      }
+    let missing: string[] | null = null;
+    for (const hit of hits) {
+      if (hit.path !== null) continue;
+      const path = this.#paths.get(hit.documentId);
+      if (path === undefined) (missing ??= []).push(hit.documentId);
+      else hit.path = path;
+    }
+    if (missing === null) return hits as (Hit & { path: string })[];
+    const read = new Map((await this.#read([...new Set(missing)])).map(({ id, path }) => [id, path]));
+    for (const [id, path] of read) {
+      if (this.#paths.size >= PATHS_KEPT) this.#paths.delete(this.#paths.keys().next().value!);
+      this.#paths.set(id, path);
     }
     const found: (Hit & { path: string })[] = [];
     for (const hit of hits) {
-      const path = paths.get(hit.documentId);
-      if (path !== undefined) found.push(Object.assign(hit, { path }));
+      hit.path ??= read.get(hit.documentId) ?? null;
+      if (hit.path !== null) found.push(hit as Hit & { path: string });
     }
     return found;
   }

@@ -165,28 +165,24 @@ export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Dat
     },
     async topPages(request) {
       const content = request.includeContent ? 'p.content' : 'null';
-      const document = documentColumns(request.includeMetadata, 'p');
-      const rows = await search(
-        request,
-        `pages ${content} ${request.includeMetadata}`,
-        (values, kept) => sql<PageHit & { weight: number }>`
+      const rows = await search(request, `pages ${content} ${request.includeMetadata}`, (values, kept) => {
+        const document = documentColumns(request.includeMetadata, 'p');
+        return sql<PageHit & { weight: number }>`
         ${withBestRows(values.kthOffset, best('pages', values, kept))}
         select ${document.columns}, p.page_index as "pageIndex", ${sql.raw(content)} as content, t.weight as weight
-        from t join pages p on p.seq = t."rowSeq" ${document.join} where ${canBeAmongK}`,
-      );
+        from t join pages p on p.seq = t."rowSeq" ${document.join} where ${canBeAmongK}`;
+      });
       return rankHits(await paths.withPaths(rows), request.k, (hit) => [hit.path, hit.pageIndex]);
     },
     async topSnippets(request) {
-      const document = documentColumns(request.includeMetadata, 'c');
-      const rows = await search(
-        request,
-        `${request.granularity} ${request.includeMetadata}`,
-        (values, kept) => sql<SnippetHit & { weight: number }>`
+      const rows = await search(request, `${request.granularity} ${request.includeMetadata}`, (values, kept) => {
+        const document = documentColumns(request.includeMetadata, 'c');
+        return sql<SnippetHit & { weight: number }>`
         ${withBestRows(values.kthOffset, best(request.granularity, values, kept))}
         select ${document.columns}, c.start_index as "startIndex", c.end_index as "endIndex",
                c.page_start as "pageStart", c.page_end as "pageEnd", c.content as content, t.weight as weight
-        from t join chunks c on c.seq = t."rowSeq" ${document.join} where ${canBeAmongK}`,
-      );
+        from t join chunks c on c.seq = t."rowSeq" ${document.join} where ${canBeAmongK}`;
+      });
       return rankHits(await paths.withPaths(rows), request.k, (hit) => [hit.path, hit.startIndex]);
     },
     async commonTerms(collectionId, granularity, terms, share) {
