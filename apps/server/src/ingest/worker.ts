@@ -459,8 +459,8 @@ const BUSY_BACKOFF_MS = 500;
  * 43% pausing half the batch's time, 62.7% and 36% at three quarters, 65.7-68.0% and 33-36% at
  * the whole (#13: at least half, and at least a quarter). Once searches cost less (their
  * statement without the documents table, postgres.ts), three quarters left them 49.6-60.3% of
- * their idle rate in three `npm run bench -- load --postgres` runs, ingestion 31.5-35.7%: the
- * whole batch's time now.
+ * their idle rate in three `npm run bench -- load --postgres` runs, ingestion 31.5-35.7%; at the
+ * whole batch's time, 63.7% and 37.7% (`--skip-large`).
  */
 const SEARCH_PACE = 1;
 

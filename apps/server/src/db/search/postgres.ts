@@ -21,10 +21,10 @@ interface SearchValues extends Record<string, unknown> {
   kthOffset: number;
 }
 
-/** Postings name their collection by a bigint key (migration 011); none yet, no postings. */
-const collectionKeyOf = (collectionId: string): RawBuilder<number> => sql<number>`(select key from search_collections where collection_id = ${collectionId})`;
-
-/** Collections' keys kept per server; past this many, the oldest read goes first. */
+/**
+ * Collections' keys kept per server; past this many, the oldest read goes first. Postings name
+ * their collection by a bigint key (migration 011); none yet, no postings.
+ */
 const KEYS_KEPT = 10_000;
 
 /** A posting's granularity (migration 011): a smallint in each of the many rows and in their key. */
@@ -85,7 +85,7 @@ export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Dat
   const search = async <Row>(request: SearchRequest, shape: string, statement: (values: SearchValues, kept: RawBuilder<unknown>) => RawBuilder<Row>): Promise<Row[]> => {
     const terms = rankingTerms(request);
     if (terms.length === 0) return [];
-    const collectionKey = collectionKeys.get(request.collectionId) ?? (await keyOf(request.collectionId));
+    const collectionKey = collectionKeys.get(request.collectionId) ?? (await readKey(request.collectionId));
     if (collectionKey === null) return [];
     const values: SearchValues = {
       collectionId: request.collectionId,
@@ -103,8 +103,12 @@ export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Dat
     });
   };
 
-  /** A collection's key, read and kept; null while it has none (nothing indexed, hence no postings). */
-  const keyOf = async (collectionId: string): Promise<number | null> => {
+  /**
+   * A collection's key as the database has it, kept; null while it has none (nothing indexed,
+   * hence no postings). Callers look among the kept ones first (`collectionKeys.get(id) ??`),
+   * without awaiting: a search's every call.
+   */
+  const readKey = async (collectionId: string): Promise<number | null> => {
     const [row] = await onePipelined(sql<{ key: string }>`select key from search_collections where collection_id = ${collectionId}`.compile(db));
     if (!row) return null;
     if (collectionKeys.size >= KEYS_KEPT) collectionKeys.delete(collectionKeys.keys().next().value!);
@@ -186,14 +190,15 @@ export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Dat
       return rankHits(await paths.withPaths(rows), request.k, (hit) => [hit.path, hit.startIndex]);
     },
     async commonTerms(collectionId, granularity, terms, share) {
-      if (terms.length === 0) return new Set();
+      const collectionKey = terms.length === 0 ? null : (collectionKeys.get(collectionId) ?? (await readKey(collectionId)));
+      if (collectionKey === null) return new Set();
       const { rows } = await sql<{ n: string | number }>`
         select coalesce(sum(rows), 0) as n from search_stats where collection_id = ${collectionId} and granularity = ${granularity}`.execute(db);
       const bound = commonBound(Number(rows[0]?.n ?? 0), share);
       const common = await sql<{ term: string }>`
         select t.term from unnest(${[...terms]}::text[]) as t(term)
         where (select count(*) from (select 1 from search_postings p
-          where p.collection_key = ${collectionKeyOf(collectionId)} and p.granularity = ${GRANULARITY_CODES[granularity]} and p.term = t.term
+          where p.collection_key = ${collectionKey} and p.granularity = ${GRANULARITY_CODES[granularity]} and p.term = t.term
           limit ${bound}) s) >= ${bound}`.execute(db);
       return new Set(common.rows.map((row) => row.term));
     },
