@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToTimers } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
-import { bulkInserts } from '../db/bulk-insert.ts';
-import { isDatabaseBusy } from '../db/contention.ts';
-import { onDocumentQueued } from '../db/queue.ts';
-import type { Database, DB } from '../db/schema.ts';
-import { searchIndex } from '../db/search/index.ts';
-import { nowIso } from '../domain/clock.ts';
-import { type ClaimedDocument, claim, defaultLeaseRules, fail as failDocument, finish, type LeaseRules, markParsed as markDocumentParsed, recoverExpired, release, renew } from '../domain/document-states.ts';
-import type { FileStore } from '../domain/file-store.ts';
-import { addDocumentEvent, type CollectionRef } from '../domain/usage-events.ts';
-import { collectGarbage } from '../memory.ts';
+import { bulkInserts } from '../../db/bulk-insert.ts';
+import { isDatabaseBusy } from '../../db/contention.ts';
+import { onDocumentQueued } from '../queue/claims.ts';
+import type { Database, DB } from '../../db/schema.ts';
+import { searchIndex } from '../search/index.ts';
+import { nowIso } from '../../domain/clock.ts';
+import { type ClaimedDocument, claim, defaultLeaseRules, fail as failDocument, finish, type LeaseRules, markParsed as markDocumentParsed, recoverExpired, release, renew } from '../queue/document-states.ts';
+import type { FileStore } from '../../domain/file-store.ts';
+import { addDocumentEvent, type CollectionRef } from '../../domain/usage-events.ts';
+import { collectGarbage } from '../../memory.ts';
 import { type ChunkedDocument, chunkPages } from './chunker.ts';
 import { ParseError, parseFile } from './parse.ts';
 import { storableText } from './parsers/text.ts';
@@ -49,7 +49,7 @@ export interface IngestWorkers {
  * chunks and index rows in one transaction -> `indexed`. Failures end as `parsing_failed` or
  * `indexing_failed` with the reason; a process that dies mid-document leaves a lease that runs
  * out (or, with SQLite, is released when the server starts again: recoverAtStart). Every state
- * change goes through domain/document-states.ts.
+ * change goes through engine/queue/document-states.ts.
  */
 export async function startIngestWorkers(options: IngestWorkerOptions): Promise<IngestWorkers> {
   const { database, concurrency } = options;
