@@ -25,6 +25,10 @@ const Env = z.object({
   SIFT_INGEST_WORKERS: z.coerce.number().int().min(0).default(1),
   SIFT_INGEST_THREADS: z.coerce.number().int().min(1).default(2),
   SIFT_INGEST_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  /** Longest one file's parse may take (PDF, DOCX, HTML, OCR), in seconds; the parse is killed then. */
+  SIFT_PARSE_TIMEOUT_S: z.coerce.number().positive().default(120),
+  /** Most memory one file's parse may hold, in MB; the parse is killed past it. */
+  SIFT_PARSE_MEMORY_MB: z.coerce.number().int().min(64).default(1024),
   /** The admin API's bearer key (/v1/admin/*); unset, the admin API refuses every call. */
   SIFT_ADMIN_KEY: z.string().min(16).optional(),
   /** SQLite: threads answering searches; unset, one per core. */
@@ -70,8 +74,7 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
-  // An empty variable means unset, as in most shells' `VAR= command`.
-  const result = Env.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
+  const result = Env.safeParse(withoutEmpty(env));
   if (!result.success) throw new ConfigError(`Sift cannot start with these settings:\n${z.prettifyError(result.error)}`);
   const parsed = result.data;
   const dataDir = resolve(parsed.SIFT_DATA_DIR);
@@ -108,6 +111,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     metricsToken: parsed.SIFT_METRICS_TOKEN,
   };
 }
+
+/**
+ * The parsers' bounds. Every thread that parses reads them from the environment (threads share
+ * it): the server validated them at start.
+ */
+export function parseLimitsOf(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = Env.pick({ SIFT_PARSE_TIMEOUT_S: true, SIFT_PARSE_MEMORY_MB: true }).parse(withoutEmpty(env));
+  return { timeoutMs: parsed.SIFT_PARSE_TIMEOUT_S * 1000, memoryMb: parsed.SIFT_PARSE_MEMORY_MB };
+}
+
+/** An empty variable means unset, as in most shells' `VAR= command`. */
+const withoutEmpty = (env: object) => Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
 
 /** Where raw files go: the S3 store when a bucket is named, else the database's own place (see storage/). */
 export type StorageConfig = ReturnType<typeof storageOf>;

@@ -3,6 +3,7 @@ import { openDatabase } from './db/database.ts';
 import { buildApp } from './http/app.ts';
 import { createAppContext } from './http/context.ts';
 import { startHeartbeat } from './engine/ingest/heartbeat.ts';
+import { closeParsing } from './engine/ingest/parse.ts';
 import { startIngestThread } from './engine/ingest/thread.ts';
 import { configureThreadHeaps } from './memory.ts';
 import { exitWithin } from './shutdown.ts';
@@ -43,6 +44,8 @@ const shutdown = async (exitCode = 0) => {
   draining = true;
   exitWithin(9500, app.log);
   app.log.info('shutting down: draining requests, handing back claimed documents');
+  // Parses of /v1/parsers/parse-document requests in flight end now (503), not when they finish.
+  closeParsing();
   await Promise.all([app.close(), ...ingestThreads.map((thread) => thread.stop())]);
   await heartbeat?.stop();
   await database.destroy();
