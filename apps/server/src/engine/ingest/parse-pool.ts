@@ -118,7 +118,9 @@ export class ParsePool {
       this.#idle.delete(child);
       if (child.exitCode === null && child.signalCode === null) return child;
     }
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, `--max-old-space-size=${this.#limits.memoryMb}`, CHILD_ENTRY], {
+    // The heap may grow past the cap, so that the cap, read from /proc, is what stops a parse with
+    // its reason; V8's own limit stays a backstop.
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, `--max-old-space-size=${2 * this.#limits.memoryMb}`, CHILD_ENTRY], {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       serialization: 'advanced',
     });
