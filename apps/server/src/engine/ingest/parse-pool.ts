@@ -57,7 +57,8 @@ const FORMAT_NAMES: Record<FileFormat, string> = { pdf: 'the PDF', docx: 'the DO
 export class ParsePool {
   readonly #limits: ParseLimits;
   readonly #size: number;
-  readonly #idle = new Set<ChildProcess>();
+  /** Idle processes, each with the timer that ends it. */
+  readonly #idle = new Map<ChildProcess, NodeJS.Timeout>();
   readonly #running = new Set<(error: Error) => void>();
   readonly #waiting: Array<() => void> = [];
   #active = 0;
@@ -91,7 +92,10 @@ export class ParsePool {
     this.#closed = true;
     for (const wake of this.#waiting.splice(0)) wake();
     for (const stop of [...this.#running]) stop(new ParsingStopped());
-    for (const child of this.#idle) child.kill('SIGKILL');
+    for (const [child, timer] of this.#idle) {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+    }
     this.#idle.clear();
   }
 
@@ -114,7 +118,8 @@ export class ParsePool {
   }
 
   #takeProcess(): ChildProcess {
-    for (const child of this.#idle) {
+    for (const [child, timer] of this.#idle) {
+      clearTimeout(timer);
       this.#idle.delete(child);
       if (child.exitCode === null && child.signalCode === null) return child;
     }
@@ -130,12 +135,11 @@ export class ParsePool {
 
   #putBack(child: ChildProcess): void {
     if (this.#closed) return void child.kill('SIGKILL');
-    this.#idle.add(child);
     const timer = setTimeout(() => {
       if (this.#idle.delete(child)) child.kill('SIGKILL');
     }, IDLE_MS);
     timer.unref();
-    child.once('exit', () => clearTimeout(timer));
+    this.#idle.set(child, timer);
     // An idle process must not keep its owner alive.
     child.unref();
     child.channel?.unref();
