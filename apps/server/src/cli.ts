@@ -21,5 +21,5 @@ const config = loadConfigOrExit({ ...process.env, LOG_LEVEL: 'silent' });
 const database = await openDatabase(config);
 const keyring = createKeyring(config.secret);
 const result = await bootstrap(database, keyring, { email: values.email, name: values.name ?? values.email, organizationName: values.org });
-console.log(JSON.stringify({ session_token: await issueSessionToken(keyring, result.userId), organization_id: result.organizationId, api_key: result.apiKey }));
+console.log(JSON.stringify({ session_token: await issueSessionToken(database, keyring, result.userId), organization_id: result.organizationId, api_key: result.apiKey }));
 await database.destroy();

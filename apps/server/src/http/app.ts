@@ -86,7 +86,7 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
   await app.register(billingCheckoutRoutes, context);
   // Dashboard API: every route here needs a session token.
   await app.register(async (scope) => {
-    requireSession(scope, context.keyring);
+    requireSession(scope, context.keyring, context.database);
     provideDashboardActor(scope, context);
     await scope.register(userRoutes, context);
     await scope.register(organizationRoutes, context);
