@@ -10,6 +10,7 @@ import { recordRequestMetrics } from './metrics.ts';
 import { documentedErrors, registerErrorHandling } from './plugins/errors.ts';
 import { requestLogSerializers } from './plugins/request-log.ts';
 import { limitLargeBodies } from './plugins/large-bodies.ts';
+import { refuseMalformedInput } from './plugins/well-formed-input.ts';
 import { closeUnusedConnectionsOnClose } from './plugins/drain-on-close.ts';
 import { requireApiKey } from './plugins/api-key-auth.ts';
 import { requireSession } from './plugins/session-auth.ts';
@@ -63,6 +64,7 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
   // Every 4xx a route can give is in the OpenAPI description (see plugins/errors.ts).
   app.addHook('onRoute', documentedErrors);
   limitLargeBodies(app);
+  refuseMalformedInput(app);
   closeUnusedConnectionsOnClose(app);
   // The dashboard's local dev servers (Vite on 5173, preview on 4173) call the provider API here.
   await app.register(cors, { origin: [/^http:\/\/(localhost|127\.0\.0\.1):(5173|4173)$/], maxAge: 600 });

@@ -1,5 +1,5 @@
 import { BODY_LIMIT_BYTES, ErrorBody } from '@sift/contracts';
-import type { FastifyError, FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { isDatabaseBusy } from '../../db/contention.ts';
 import { DomainError } from '../../domain/errors.ts';
@@ -24,10 +24,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
         msg: issue.message,
         type: issue.params?.issue?.code ?? 'invalid',
       }));
-      const detail = request.url.startsWith('/v1/')
-        ? issues
-        : issues.map((issue) => `${issue.loc.slice(1).join('.') || where}: ${issue.msg}`).join('; ');
-      return reply.status(422).send({ detail });
+      return validationFailure(request, reply, issues);
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, url: request.url }, 'response did not match its contract');
@@ -51,6 +48,24 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => reply.status(404).send({ detail: `Not Found: ${request.method} ${request.url.split('?')[0]}` }));
+}
+
+/** One failing check of an input: where (`body`, `querystring` or `params`, then the path in it), what. */
+export interface ValidationIssue {
+  loc: string[];
+  msg: string;
+  type: string;
+}
+
+/**
+ * 422 for input that breaks the contract: the provider API (/v1) keeps the list shape of its
+ * OpenAPI description (HTTPValidationError); dashboard calls get one readable sentence.
+ */
+export function validationFailure(request: FastifyRequest, reply: FastifyReply, issues: ValidationIssue[]): FastifyReply {
+  const detail = request.url.startsWith('/v1/')
+    ? issues
+    : issues.map((issue) => `${issue.loc.slice(1).join('.') || issue.loc[0]}: ${issue.msg}`).join('; ');
+  return reply.status(422).send({ detail });
 }
 
 const bodyTooLarge = `Request body is too large: the limit is ${BODY_LIMIT_BYTES} bytes (${BODY_LIMIT_BYTES / 1024 / 1024} MiB).`;
