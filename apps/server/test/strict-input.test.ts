@@ -196,11 +196,18 @@ describe('request log', () => {
     await app.inject({ method: 'GET', url: `/v1/documents/get-page-image?token=${secret}` });
     await app.inject({ method: 'GET', url: `/billing/checkout/${secret}` });
     await app.inject({ method: 'GET', url: `/auth/google/login?invite=${secret}` });
+    // Parameter names and paths as the router reads them: encoded, with `+`, in another case.
+    await app.inject({ method: 'GET', url: `/v1/documents/get-document?%74oken=${secret}` });
+    await app.inject({ method: 'GET', url: `/v1/documents/get-page-image?page=1&t%6F%6Ben=${secret}` });
+    await app.inject({ method: 'GET', url: `/auth/google/login?Invite=${secret}` });
+    await app.inject({ method: 'GET', url: `/billing/%63heckout/${secret}` });
     await app.inject({ method: 'POST', url: '/v1/collections/get-collection-list', headers: { authorization: `Bearer ${f.keyA}` }, payload: {} });
     await app.close();
     const log = lines.join('');
     expect(log).toContain('/v1/documents/get-document?token=[redacted]');
     expect(log).toContain('/billing/checkout/[redacted]');
+    expect(log).toContain('/v1/documents/get-document?%74oken=[redacted]');
+    expect(log).toContain('get-page-image?page=1&t%6F%6Ben=[redacted]');
     expect(log).not.toContain(secret);
     expect(log).not.toContain(f.keyA);
   });
