@@ -3,10 +3,12 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { BODY_LIMIT_BYTES } from '@sift/contracts';
 import Fastify, { type FastifyServerOptions } from 'fastify';
+import { sql } from 'kysely';
 import type { DestinationStream } from 'pino';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
 import { recordRequestMetrics } from './metrics.ts';
+import { watchOutages } from './outages.ts';
 import { documentedErrors, registerErrorHandling } from './plugins/errors.ts';
 import { requestLogSerializers } from './plugins/request-log.ts';
 import { limitLargeBodies } from './plugins/large-bodies.ts';
@@ -55,9 +57,16 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
       done(Object.assign(new Error('Request body is not valid JSON.'), { statusCode: 400 }), undefined);
     }
   });
+  const outages = watchOutages(app.log, {
+    database: () => sql`select 1`.execute(context.database.db),
+    ...(context.objectStore ? { 'object store': context.objectStore.check } : {}),
+  });
+  app.decorate('outages', outages);
   registerErrorHandling(app);
   recordRequestMetrics(app, context.metrics);
   app.addHook('onClose', async () => {
+    outages.close();
+    context.objectStore?.close();
     await context.limits.close();
     await context.files.close();
   });

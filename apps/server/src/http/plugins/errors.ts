@@ -2,6 +2,7 @@ import { BODY_LIMIT_BYTES, ErrorBody } from '@sift/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { isDatabaseBusy } from '../../db/contention.ts';
+import { DEPENDENCY_RETRY_AFTER_SECONDS, dependencyUnavailable } from '../../dependencies.ts';
 import { DomainError } from '../../domain/errors.ts';
 
 /** Seconds a client is asked to wait when the database was too busy to take its request. */
@@ -35,6 +36,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
       // The official SDK retries 503 after `retry-after`.
       request.log.warn('database busy: answered 503');
       return reply.status(503).header('retry-after', String(BUSY_RETRY_AFTER_SECONDS)).send({ detail: 'The server is busy. Please retry shortly.' });
+    }
+    const outage = dependencyUnavailable(error);
+    if (outage) {
+      // Not this request's fault, and not one log line per request: the outage logs its start and end (outages.ts).
+      app.outages.report(outage);
+      return reply
+        .status(503)
+        .header('retry-after', String(DEPENDENCY_RETRY_AFTER_SECONDS))
+        .send({ detail: `The ${outage.dependency} is unreachable at the moment; this server answers again as soon as it is back. Please retry shortly.` });
     }
     const status = error.statusCode ?? 500;
     if (status === 413) {
