@@ -2,11 +2,11 @@ import { keepNewFilesPrivate, loadConfigOrExit, localSignInExposure, orExitOnCon
 import { openDatabase } from './db/database.ts';
 import { buildApp } from './http/app.ts';
 import { createAppContext } from './http/context.ts';
-import { startHeartbeat } from './ingest/heartbeat.ts';
-import { startIngestThread } from './ingest/thread.ts';
+import { startHeartbeat } from './engine/ingest/heartbeat.ts';
+import { startIngestThread } from './engine/ingest/thread.ts';
 import { configureThreadHeaps } from './memory.ts';
 import { exitWithin } from './shutdown.ts';
-import { recoverAtStart } from './domain/document-states.ts';
+import { recoverAtStart } from './engine/queue/document-states.ts';
 
 /** config -> database -> app -> listen. */
 // Before any thread starts (see memory.ts).

@@ -7,7 +7,7 @@ import { keepDocumentUsageFolded } from './document-usage-pending.ts';
 import { migrations } from './migrations/index.ts';
 import { PipelinedPool } from './pipelined-pool.ts';
 import { PreparedStatementsClient } from './prepared-statements-client.ts';
-import { ensureSearchFiles } from './search/sqlite-file.ts';
+import { ensureSearchFiles } from '../engine/search/sqlite-file.ts';
 import type { Database, DB } from './schema.ts';
 import { sqliteDialect } from './sqlite-dialect.ts';
 import { WAL_LIMIT_BYTES } from './wal-checkpoint.ts';

@@ -1,6 +1,6 @@
 import type { ParseDocumentRequest, ParseDocumentResponse } from '@sift/contracts';
 import type { Database } from '../db/schema.ts';
-import { ParseError, parseFile } from '../ingest/parse.ts';
+import { ParseError, parseFile } from '../engine/ingest/parse.ts';
 import { Invalid } from './errors.ts';
 import type { ProviderActor } from './provider-actor.ts';
 

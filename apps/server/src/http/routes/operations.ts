@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { type Dependency, DependencyUnavailable } from '../../dependencies.ts';
 import { pendingMigrations } from '../../db/database.ts';
 import { liveWorkers } from '../../db/worker-heartbeats.ts';
-import { WORKER_LIVE_MS } from '../../ingest/heartbeat.ts';
+import { WORKER_LIVE_MS } from '../../engine/ingest/heartbeat.ts';
 import type { AppContext } from '../context.ts';
 import { bearerMatches } from '../metrics.ts';
 import { timeLimited } from '../outages.ts';

@@ -1,9 +1,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { StorageConfig } from '../config.ts';
-import { openDatabase } from '../db/database.ts';
-import { keepWriteAheadLogsSmall } from '../db/wal-checkpoint.ts';
-import { notifyDocumentsQueued, tuneForIngestion } from '../db/queue.ts';
-import { openFileStore } from '../storage/open-file-store.ts';
+import type { StorageConfig } from '../../config.ts';
+import { openDatabase } from '../../db/database.ts';
+import { keepWriteAheadLogsSmall } from '../../db/wal-checkpoint.ts';
+import { notifyDocumentsQueued, tuneForIngestion } from '../queue/claims.ts';
+import { openFileStore } from '../../storage/open-file-store.ts';
 import { closeOcr } from './parse.ts';
 import { surviveStrayPdfJsFailures } from './stray-rejections.ts';
 import { lowerThisThreadsPriority } from './thread-priority.ts';

@@ -7,7 +7,7 @@ import { closeOcr, ParseError, parseFile } from './parse.ts';
 import { OcrStopped, recognizeImage } from './parsers/ocr.ts';
 
 const fixture = (name: string) =>
-  readFileSync(fileURLToPath(new URL(`../../test/fixtures/ingest/${name}`, import.meta.url)));
+  readFileSync(fileURLToPath(new URL(`../../../test/fixtures/ingest/${name}`, import.meta.url)));
 
 afterAll(() => closeOcr());
 
