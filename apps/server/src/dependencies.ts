@@ -51,9 +51,15 @@ function* causes(error: unknown, depth = 0): Generator<unknown> {
   if (Array.isArray(errors)) for (const inner of errors) yield* causes(inner, depth + 1);
 }
 
-/** Whether a database error means the database could not be reached (not that the statement was wrong). */
+/**
+ * Whether a database error means the database could not be reached (not that the statement was
+ * wrong). The drivers throw these themselves (or an AggregateError of connection attempts); an
+ * error that merely wraps one as its `cause` (a failed `fetch` to another service) is not the
+ * database's.
+ */
 export function isDatabaseUnreachable(error: unknown): boolean {
-  for (const inner of causes(error)) {
+  const attempts = (error as { errors?: unknown } | null)?.errors;
+  for (const inner of [error, ...(Array.isArray(attempts) ? attempts : [])]) {
     const code = codeOf(inner);
     if (code && (NETWORK_CODES.has(code) || POSTGRES_UNAVAILABLE.test(code) || SQLITE_UNAVAILABLE.test(code))) return true;
     if (inner instanceof Error && !code && PG_CONNECTION_LOST.test(inner.message)) return true;
