@@ -66,9 +66,10 @@ export const personName = (maxChars: number) =>
 /**
  * Characters that show nothing on their own: white space, control and format characters (zero
  * widths, joiners, marks of direction), default-ignorable ones (fillers, variation selectors),
- * combining marks, unassigned code points, and the blank Braille pattern.
+ * combining marks, and the blank Braille pattern. Code points this runtime's Unicode does not
+ * know yet count as visible (a new emoji is one).
  */
-const INVISIBLE = /[\p{White_Space}\p{Cc}\p{Cf}\p{Cs}\p{Cn}\p{M}\p{Default_Ignorable_Code_Point}\u2800]/u;
+const INVISIBLE = /[\p{White_Space}\p{Cc}\p{Cf}\p{Cs}\p{M}\p{Default_Ignorable_Code_Point}\u2800]/u;
 
 /** Whether the text has at least one character a person can see (a name of spaces only has none). */
 export const hasVisibleCharacter = (text: string): boolean => {
