@@ -1,4 +1,4 @@
-import { loadConfigOrExit } from './config.ts';
+import { keepNewFilesPrivate, loadConfigOrExit, localSignInExposure, orExitOnConfigError } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { buildApp } from './http/app.ts';
 import { createAppContext } from './http/context.ts';
@@ -12,7 +12,10 @@ import { recoverAtStart } from './engine/queue/document-states.ts';
 /** config -> database -> app -> listen. */
 // Before any thread starts (see memory.ts).
 configureThreadHeaps();
+keepNewFilesPrivate();
 const config = loadConfigOrExit();
+// Before anything starts: local sign-in on the network is refused unless the operator allowed it.
+const exposureWarning = orExitOnConfigError(() => localSignInExposure(config));
 const database = await openDatabase(config);
 let draining = false;
 const ownIngestion = config.ingestWorkers > 0;
@@ -79,4 +82,6 @@ if (!listening) {
   // Said at the default level (warn) too, so `npm start` shows where to go.
   if (config.logLevel === 'info' || config.logLevel === 'debug' || config.logLevel === 'trace') app.log.info(serving);
   else if (config.logLevel === 'warn') console.log(serving);
+  // At every log level: what is open to whom is not a detail.
+  if (exposureWarning) console.warn(exposureWarning);
 }
