@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
 import * as postingsByCollection from '../src/db/migrations/019_postings_by_collection.ts';
@@ -83,7 +83,7 @@ test.runIf(postgres)('a database with postings in one table for all collections 
   expect(before[0]!.flat().length).toBeGreaterThan(0);
   const tables = await postingsTables();
   // The layout before migration 019: one table, every posting naming its collection's key.
-  await postingsByCollection.down(h.database.db);
+  await postingsByCollection.down(h.database.db as unknown as Kysely<unknown>);
   await sql`delete from kysely_migration where name = '019_postings_by_collection'`.execute(h.database.db);
   expect(await postingsTables()).toEqual(['search_postings']);
   const { rows } = await sql<{ n: number }>`select count(distinct collection_key)::int as n from search_postings`.execute(h.database.db);

@@ -108,7 +108,7 @@ function openPostgres(url: string, searchConnections: number, searchPipelines: n
   // A search without a filter is one statement, sent on a few pipelined connections (pipelined-pool.ts).
   const pipelined = new PipelinedPool(
     searchPipelines,
-    () => new PreparedStatementsClient({ connectionString: withOptions(url, searchSession.options), pipeline: true }),
+    (socket) => new PreparedStatementsClient({ connectionString: withOptions(url, searchSession.options), pipeline: true, stream: () => socket }),
     filteredSearchesPool,
   );
   const usage = keepDocumentUsageFolded(db);
