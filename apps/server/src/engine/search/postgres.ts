@@ -100,7 +100,9 @@ async function createPostingsTablesOf(db: Kysely<DB>, documentIds: string[]): Pr
 
 /**
  * Drops the postings tables of collections no longer there: their key goes with the collection
- * (a foreign key's cascade), so the tables are found by their names.
+ * (a foreign key's cascade), so the tables are found by their names. One still in use past the
+ * lock timeout (a vacuum of it) is left for the next time (applyDeletions): the collection is
+ * gone already, and nothing searches it.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function dropOrphanedPostings(db: Kysely<any>): Promise<void> {
@@ -108,8 +110,17 @@ async function dropOrphanedPostings(db: Kysely<any>): Promise<void> {
     select c.relname as name from pg_class c
     where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r' and c.relname ~ '^search_postings_[0-9]+$'
       and not exists (select 1 from search_collections k where 'search_postings_' || k.key = c.relname)`.execute(db);
-  for (const { name } of rows) await sql`drop table if exists ${sql.table(name)}`.execute(db);
+  for (const { name } of rows) {
+    try {
+      await sql`drop table if exists ${sql.table(name)}`.execute(db);
+    } catch (error) {
+      if ((error as { code?: string }).code !== LOCK_NOT_AVAILABLE) throw error;
+    }
+  }
 }
+
+/** PostgreSQL's lock_not_available: lock_timeout passed (db/database.ts LOCK_WAIT_MS). */
+const LOCK_NOT_AVAILABLE = '55P03';
 
 /**
  * PostgreSQL: BM25 over postings of the analyzer's terms (migration 007), the same formula as
@@ -311,7 +322,10 @@ export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Dat
       if (collectionIds.length > 0) await sql`delete from search_stats where collection_id = any(${collectionIds}::text[])`.execute(db);
       await dropOrphanedPostings(db);
     },
-    applyDeletions: () => compactStats(db),
+    async applyDeletions() {
+      await compactStats(db);
+      await dropOrphanedPostings(db);
+    },
     // PostgreSQL's B-trees need no merging; its planner needs statistics, and index-only scans a visibility map.
     upkeepStep: () => vacuumStaleTables(db),
   };
