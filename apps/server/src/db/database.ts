@@ -115,7 +115,13 @@ function openPostgres(url: string, searchConnections: number, searchPipelines: n
   // A search without a filter is one statement, sent on a few pipelined connections (pipelined-pool.ts).
   const pipelined = new PipelinedPool(
     searchPipelines,
-    () => new PreparedStatementsClient({ connectionString: withOptions(url, searchSession.options), pipeline: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS }),
+    (socket) =>
+      new PreparedStatementsClient({
+        connectionString: withOptions(url, searchSession.options),
+        pipeline: true,
+        stream: () => socket,
+        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      }),
     filteredSearchesPool,
   );
   const usage = keepDocumentUsageFolded(db);
