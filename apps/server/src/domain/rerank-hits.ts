@@ -7,7 +7,9 @@ import { rerankModel } from './models/registry.ts';
  * index retrieved are scored by that model against the query, and come back in the model's
  * order with the model's scores. It goes through the reranker's one path
  * (models/rerank.ts scoreWithReranker), so its byte budget applies and its usage is counted, as
- * a call Sift made on the client's behalf (`explicit_call` false).
+ * a call Sift made on the client's behalf (`explicit_call` false). The model is also given the
+ * index's scores of the candidates: the built-in reranker keeps them, so without a configured model
+ * the option never ranks below the index's BM25.
  */
 
 /** 404 for an unknown model id, the same refusal /models/rerank gives, before any work is done. */
@@ -28,6 +30,7 @@ export async function rerankHits<Hit extends { score: number }>(
     model: input.reranker,
     query: input.query,
     documents: input.hits.map(input.textOf),
+    firstStageScores: input.hits.map((hit) => hit.score),
     explicitCall: false,
   });
   return input.hits

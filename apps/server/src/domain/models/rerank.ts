@@ -6,6 +6,7 @@ import { MODEL_MAX_REQUEST_BYTES, MODEL_REQUEST_BYTE_OVERHEAD, RATE_LIMIT_WINDOW
 import type { ProviderActor } from '../provider-actor.ts';
 import type { ByteBudget } from './rate-limit.ts';
 import { rerankModel } from './registry.ts';
+import type { RerankContext } from '../../engine/models/model.ts';
 import { recordRerankerUsage } from './reranker-usage.ts';
 import { utf8Bytes } from '../../engine/models/text.ts';
 
@@ -61,7 +62,7 @@ export interface Reranked {
 export async function scoreWithReranker(
   database: Database,
   actor: RerankActor,
-  input: { model: string; query: string; documents: readonly string[]; latency?: ModelLatency | null; explicitCall: boolean },
+  input: { model: string; query: string; documents: readonly string[]; latency?: ModelLatency | null; explicitCall: boolean } & RerankContext,
 ): Promise<Reranked> {
   const started = performance.now();
   const model = rerankModel(input.model);
@@ -79,7 +80,7 @@ export async function scoreWithReranker(
   await actor.rerankLimiter.admit(actor.organizationId, totalBytes, limits.bytesPerMinute);
 
   const inferenceStarted = performance.now();
-  const scores = await model.score(input.query, input.documents);
+  const scores = await model.score(input.query, input.documents, { firstStageScores: input.firstStageScores });
   const inferenceMs = performance.now() - inferenceStarted;
   const queryTokens = countTokens(input.query);
   const totalTokens = input.documents.reduce((sum, document) => sum + queryTokens + countTokens(document), 0);

@@ -2,13 +2,19 @@ import type { EmbedInputType } from '@sift/contracts';
 
 /** What a model is to the services; the registry (registry.ts) maps ids to implementations. */
 
+/** What a reranker may know of the documents besides their text. */
+export interface RerankContext {
+  /**
+   * The documents' scores from the collection's index (BM25 with the collection's statistics), in
+   * the documents' order: set on the queries' `reranker` option, absent on /models/rerank.
+   */
+  firstStageScores?: readonly number[];
+}
+
 export interface RerankModel {
   readonly id: string;
-  /**
-   * One score per document, in the documents' order, each in 0..1 and depending only on the
-   * query and that document (the OpenAPI description promises this to clients).
-   */
-  score(query: string, documents: readonly string[]): Promise<number[]>;
+  /** One score per document, in the documents' order, each in 0..1. */
+  score(query: string, documents: readonly string[], context?: RerankContext): Promise<number[]>;
 }
 
 export interface EmbedModel {
