@@ -23,6 +23,6 @@ export function hashedNgramEmbedder(id: string): EmbedModel {
     id,
     dimensions,
     // Symmetric: queries and documents are embedded alike, so `inputType` changes nothing.
-    embed: async (texts, options) => hashedNgramEmbeddings(texts, options.dimensions),
+    embed: async (texts, options) => hashedNgramEmbeddings(texts, options.dimensions ?? dimensions[0]!),
   };
 }

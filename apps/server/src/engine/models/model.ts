@@ -19,8 +19,14 @@ export interface RerankModel {
 
 export interface EmbedModel {
   readonly id: string;
-  /** The `dimensions` a client may ask for, largest (the default) first. */
-  readonly dimensions: readonly number[];
-  /** One L2-normalised vector of `dimensions` floats per text. */
-  embed(texts: readonly string[], options: { inputType: EmbedInputType; dimensions: number }): Promise<Float32Array[]>;
+  /**
+   * The `dimensions` a client may ask for, largest (the default) first; null for a configured model,
+   * whose provider decides (a requested size is passed on; without one, the model's own size).
+   */
+  readonly dimensions: readonly number[] | null;
+  /**
+   * One L2-normalised vector per text, in order: what an indexer calls, in batches of its choice
+   * (the model splits them further as its provider needs). Without `dimensions`, the model's default.
+   */
+  embed(texts: readonly string[], options: { inputType: EmbedInputType; dimensions?: number }): Promise<Float32Array[]>;
 }
