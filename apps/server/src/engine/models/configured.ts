@@ -1,4 +1,6 @@
 import type { ModelProviderConfig, ModelsConfig } from '../../config.ts';
+import { type LocalModelKind, missingModelFiles } from './local/local-model.ts';
+import { type LocalModelPool, localModelPool } from './local/pool.ts';
 import type { EmbedModel, RerankModel } from './model.ts';
 import type { CallOptions } from './providers/http.ts';
 import { cohereReranker, ollamaEmbedder, openAiEmbedder, teiEmbedder, teiReranker, zeroEntropyEmbedder, zeroEntropyReranker } from './providers/remote.ts';
@@ -18,10 +20,20 @@ export interface ConfiguredModels {
 }
 
 export function configuredModels(config: ModelsConfig, callOptions: CallOptions = {}): ConfiguredModels {
+  const pools: LocalModelPool[] = [];
+  const local = (dir: string, kind: LocalModelKind) => {
+    const missing = missingModelFiles(dir);
+    if (missing.length > 0) throw new Error(`The local model directory ${dir} lacks ${missing.join(', ')} (docs/models.md says what it holds).`);
+    const pool = localModelPool(dir, kind);
+    pools.push(pool);
+    return pool;
+  };
   return {
-    embedder: config.embedding ? embedderOf(config.embedding, callOptions) : null,
-    reranker: config.rerank ? rerankerOf(config.rerank, callOptions) : null,
-    close: async () => {},
+    embedder: config.embedding ? embedderOf(config.embedding, callOptions, (dir) => local(dir, 'embedding')) : null,
+    reranker: config.rerank ? rerankerOf(config.rerank, callOptions, (dir) => local(dir, 'cross-encoder')) : null,
+    close: async () => {
+      await Promise.all(pools.map((pool) => pool.close()));
+    },
   };
 }
 
@@ -29,7 +41,7 @@ function remote(config: ModelProviderConfig, callOptions: CallOptions) {
   return { url: config.url!, model: config.model, apiKey: config.apiKey, ...callOptions };
 }
 
-function embedderOf(config: NonNullable<ModelsConfig['embedding']>, callOptions: CallOptions): (id: string) => EmbedModel {
+function embedderOf(config: NonNullable<ModelsConfig['embedding']>, callOptions: CallOptions, local: (dir: string) => LocalModelPool): (id: string) => EmbedModel {
   const options = remote(config, callOptions);
   switch (config.provider) {
     case 'zeroentropy':
@@ -40,12 +52,14 @@ function embedderOf(config: NonNullable<ModelsConfig['embedding']>, callOptions:
       return (id) => teiEmbedder(id, options);
     case 'ollama':
       return (id) => ollamaEmbedder(id, options);
-    case 'local':
-      throw new Error('SIFT_EMBEDDING_PROVIDER=local is not available yet');
+    case 'local': {
+      const pool = local(config.model!);
+      return (id) => pool.embedder(id);
+    }
   }
 }
 
-function rerankerOf(config: NonNullable<ModelsConfig['rerank']>, callOptions: CallOptions): (id: string) => RerankModel {
+function rerankerOf(config: NonNullable<ModelsConfig['rerank']>, callOptions: CallOptions, local: (dir: string) => LocalModelPool): (id: string) => RerankModel {
   const options = remote(config, callOptions);
   switch (config.provider) {
     case 'zeroentropy':
@@ -54,7 +68,9 @@ function rerankerOf(config: NonNullable<ModelsConfig['rerank']>, callOptions: Ca
       return (id) => cohereReranker(id, options);
     case 'tei':
       return (id) => teiReranker(id, options);
-    case 'local':
-      throw new Error('SIFT_RERANK_PROVIDER=local is not available yet');
+    case 'local': {
+      const pool = local(config.model!);
+      return (id) => pool.reranker(id);
+    }
   }
 }
