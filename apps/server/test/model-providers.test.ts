@@ -149,6 +149,25 @@ describe('outages and refusals', () => {
     expect(response.status).toBe(503);
   });
 
+  test("a reranker provider that is down leaves the queries' answers lexical, with 200", async () => {
+    const { h } = await serverWith({ SIFT_RERANK_PROVIDER: 'tei', SIFT_RERANK_URL: 'http://127.0.0.1:9' });
+    const f = await providerFixtures(h);
+    await h.call('/v1/collections/add-collection', { collection_name: 'c' }, f.keyA);
+    for (const [path, text] of [['a.txt', 'automatic indexing'], ['b.txt', 'indexing by hand']]) {
+      await h.call('/v1/documents/add-document', { collection_name: 'c', path, content: { type: 'text', text } }, f.keyA);
+    }
+    await f.workers.idle();
+    await f.workers.stop();
+    const body = { collection_name: 'c', query: 'automatic indexing', k: 2 };
+    const lexical = await h.call('/v1/queries/top-documents', body, f.keyA);
+    const reranked = await h.call('/v1/queries/top-documents', { ...body, reranker: 'zerank-2' }, f.keyA);
+    expect(reranked.status).toBe(200);
+    expect(reranked.body.results.map((r: { path: string; score: number }) => [r.path, r.score])).toEqual(lexical.body.results.map((r: { path: string; score: number }) => [r.path, r.score]));
+    const snippets = await h.call('/v1/queries/top-snippets', { ...body, reranker: 'zerank-2' }, f.keyA);
+    expect(snippets.status).toBe(200);
+    expect(snippets.body.results.length).toBeGreaterThan(0);
+  });
+
   test('settings a provider cannot use stop the start with a message naming the variable', () => {
     const base = { SIFT_DATA_DIR: servers[0]!.config.dataDir, SIFT_SECRET: 'test-secret-0123456789abcdef' };
     expect(() => loadConfig({ ...base, SIFT_RERANK_PROVIDER: 'cohere' })).toThrow(/SIFT_RERANK_URL/);
