@@ -59,7 +59,11 @@ const unit = (v: number[]) => {
   const norm = Math.sqrt(v.reduce((sum, x) => sum + x * x, 0));
   return v.map((x) => x / norm);
 };
-const logit = (w: TinyWeights, tokens: Tokens) => hiddenStates(w, tokens)[0]!.reduce((sum, x, j) => sum + x * w.classifier[j]!, w.bias[0]!);
+/** The cross-encoder's logit: the token states summed, times C, plus c. */
+const logit = (w: TinyWeights, tokens: Tokens) =>
+  hiddenStates(w, tokens)
+    .reduce((sum, state) => sum.map((x, j) => x + state[j]!), new Array<number>(HIDDEN).fill(0))
+    .reduce((sum, x, j) => sum + x * w.classifier[j]!, w.bias[0]!);
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
 const expectClose = (actual: ArrayLike<number>, expected: number[]) => {
@@ -115,6 +119,18 @@ describe('local cross-encoder', () => {
     for (const { index, relevance_score } of expected) expect(byIndex.get(index)).toBeCloseTo(relevance_score, 5);
     const scores = response.body.results.map((r: { relevance_score: number }) => r.relevance_score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    // The pairs score apart: the order is the model's, not the request's.
+    expect(new Set(scores.map((x: number) => x.toFixed(6))).size).toBe(texts.length);
+  });
+
+  test('40 documents of every length (two thread batches, padded) are each scored as alone', async () => {
+    const many = Array.from({ length: 40 }, (_, i) => texts[(i * 3) % texts.length]!);
+    const response = await h.call('/v1/models/rerank', { model: 'zerank-1', query: 'dog', documents: many.map(([text]) => text) }, apiKey);
+    expect(response.status).toBe(200);
+    for (const { index, relevance_score } of response.body.results) {
+      const document = many[index]![1].ids.slice(1, -1).map((t) => VOCABULARY[t]!);
+      expect(relevance_score).toBeCloseTo(sigmoid(logit(weights.crossEncoder, pair(['dog'], document))), 5);
+    }
   });
 
   test('a model directory without its files stops the start, naming what is missing', () => {
