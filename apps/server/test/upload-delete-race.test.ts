@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { addDocument } from '../src/domain/documents.ts';
-import type { FileStore } from '../src/domain/file-store.ts';
+import type { FileStore } from '../src/file-store.ts';
 import type { ProviderActor } from '../src/domain/provider-actor.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';

@@ -14,7 +14,7 @@ import { notifyDocumentsQueued } from '../engine/queue/claims.ts';
 import type { Database, DB } from '../db/schema.ts';
 import type { DocumentSourceType, IndexStatus } from '../db/tables/retrieval.ts';
 import { hasPageImages } from '../engine/ingest/page-image.ts';
-import { nowIso } from './clock.ts';
+import { nowIso } from '../clock.ts';
 import { requireCollection } from './collections.ts';
 import { queuedState } from '../engine/queue/document-states.ts';
 import { Conflict, DomainError, NotFound } from './errors.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/schema.ts';
 import { forgetVerifiedApiKeys } from './api-keys.ts';
 import { stopBillingOfDeletedOrganization } from './billing.ts';
-import { nowIso } from './clock.ts';
+import { nowIso } from '../clock.ts';
 import { deleteCollectionsOf } from './collections.ts';
 import { requireMember, requireOwner } from './memberships.ts';
 import { messages } from './messages.ts';

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { createKeyring, type Keyring } from '../auth/keyring.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
-import type { FileStore } from '../domain/file-store.ts';
+import type { FileStore } from '../file-store.ts';
 import { type LimitStore, openLimitStore } from '../limits/limit-store.ts';
 import { openFileStore } from '../storage/open-file-store.ts';
 import { createMetrics, type Metrics } from './metrics.ts';

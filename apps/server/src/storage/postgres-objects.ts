@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { blobExists, deleteBlobs, readBlobInSlices, writeBlob } from '../db/blobs.ts';
 import type { Database } from '../db/schema.ts';
-import { type ObjectStore, SMALL_OBJECT_BYTES } from '../domain/file-store.ts';
+import { ObjectMissing, type ObjectStore, SMALL_OBJECT_BYTES } from '../file-store.ts';
 
 /**
  * Raw files in PostgreSQL's `blobs` table: past one machine when no object store is configured.
@@ -10,7 +10,7 @@ import { type ObjectStore, SMALL_OBJECT_BYTES } from '../domain/file-store.ts';
 export function postgresObjects(database: Database): ObjectStore {
   const read = async (hash: string) => {
     const bytes = await readBlobInSlices(database.db, hash);
-    if (!bytes) throw new Error(`no stored object ${hash}`);
+    if (!bytes) throw new ObjectMissing(hash);
     return bytes;
   };
   return {

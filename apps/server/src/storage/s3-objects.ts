@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { StorageConfig } from '../config.ts';
-import type { ObjectStore } from '../domain/file-store.ts';
+import { ObjectMissing, type ObjectStore } from '../file-store.ts';
 
 /** S3's limit of keys per DeleteObjects call. */
 const DELETE_BATCH = 1000;
@@ -23,8 +23,11 @@ export function s3Objects(config: NonNullable<StorageConfig['s3']>): ObjectStore
   const Bucket = config.bucket;
   const keyOf = (hash: string) => `files/${hash.slice(0, 2)}/${hash}`;
   const open = async (hash: string) => {
-    const { Body } = await client.send(new GetObjectCommand({ Bucket, Key: keyOf(hash) }));
-    if (!Body) throw new Error(`no stored object ${hash}`);
+    const { Body } = await client.send(new GetObjectCommand({ Bucket, Key: keyOf(hash) })).catch((error: unknown) => {
+      // Only "no such key" says the object is gone; anything else (refused, timed out, 5xx) is the store.
+      throw isNotFound(error) ? new ObjectMissing(hash) : error;
+    });
+    if (!Body) throw new ObjectMissing(hash);
     return Body;
   };
   return {
@@ -38,7 +41,7 @@ export function s3Objects(config: NonNullable<StorageConfig['s3']>): ObjectStore
         await client.send(new HeadObjectCommand({ Bucket, Key: keyOf(hash) }));
         return true;
       } catch (error) {
-        if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
+        if (isNotFound(error)) return false;
         throw error;
       }
     },
@@ -53,3 +56,6 @@ export function s3Objects(config: NonNullable<StorageConfig['s3']>): ObjectStore
     close: async () => client.destroy(),
   };
 }
+
+const isNotFound = (error: unknown): boolean =>
+  (error as { name?: string } | null)?.name === 'NoSuchKey' || (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode === 404;

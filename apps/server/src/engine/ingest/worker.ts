@@ -6,7 +6,7 @@ import { onDocumentQueued } from '../queue/claims.ts';
 import type { Database, DB } from '../../db/schema.ts';
 import { searchIndex } from '../search/index.ts';
 import { type ClaimedDocument, claim, defaultLeaseRules, fail as failDocument, finish, type LeaseRules, markParsed as markDocumentParsed, recoverExpired, release, renew } from '../queue/document-states.ts';
-import type { FileStore } from '../../domain/file-store.ts';
+import type { FileStore } from '../../file-store.ts';
 import { addDocumentEvent, type CollectionRef } from '../../domain/usage-events.ts';
 import { collectGarbage } from '../../memory.ts';
 import { type ChunkedDocument, chunkPages } from './chunker.ts';

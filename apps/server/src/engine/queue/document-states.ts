@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { type ClaimedDocument, claimDocuments, leasesDieWithTheProcess, renewLeases, requeueLeases } from './claims.ts';
 import type { Database, DB } from '../../db/schema.ts';
-import { nowIso, nowMs } from '../../domain/clock.ts';
+import { nowIso, nowMs } from '../../clock.ts';
 
 export type { ClaimedDocument };
 
