@@ -40,7 +40,7 @@ test('an upload racing the deletion of the last document with the same bytes kee
     },
   };
   const actor = { organizationId: f.organizationA, permission: 'read_write', files: racing } as unknown as ProviderActor;
-  await addDocument(h.database, actor, { collection_name: 'race', path: 'second.txt', content: { type: 'text', text }, metadata: {}, overwrite: false });
+  await addDocument(h.database, h.engine, actor, { collection_name: 'race', path: 'second.txt', content: { type: 'text', text }, metadata: {}, overwrite: false });
 
   expect((await h.files.read(storedHash)).toString()).toBe(text);
   const status = async () => (await h.call('/v1/documents/get-document-info', { collection_name: 'race', path: 'second.txt' }, f.keyA)).body.document.index_status;

@@ -2,6 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { createKeyring, type Keyring } from '../auth/keyring.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
+import { addDocumentEvent } from '../domain/usage-events.ts';
+import { createEngine, type Engine } from '../engine/engine.ts';
 import type { FileStore } from '../file-store.ts';
 import { type LimitStore, openLimitStore } from '../limits/limit-store.ts';
 import { openFileStore } from '../storage/open-file-store.ts';
@@ -22,6 +24,8 @@ export interface AppContext {
   keyring: Keyring;
   /** Where raw files live (storage/open-file-store.ts): chosen once at start, passed in. */
   files: FileStore;
+  /** Search and the document queue (engine/engine.ts): built once here, passed to domain services. */
+  engine: Engine;
   /** Where the installation's limits count (shared by every server). */
   limits: LimitStore;
   metrics: Metrics;
@@ -30,11 +34,13 @@ export interface AppContext {
 
 /** The context of a server on this configuration and database; `lifecycle` defaults to no own ingestion. */
 export function createAppContext(config: Config, database: Database, lifecycle?: Lifecycle): AppContext {
+  const files = openFileStore(config.storage, database, config.dataDir);
   return {
     config,
     database,
     keyring: createKeyring(config.secret),
-    files: openFileStore(config.storage, database, config.dataDir),
+    files,
+    engine: createEngine({ database, files, usage: addDocumentEvent }),
     limits: openLimitStore(config, database),
     metrics: createMetrics(database),
     lifecycle: lifecycle ?? { ownIngestion: () => false, draining: () => false },

@@ -21,7 +21,7 @@ export interface ParsedDocument {
   ocrPages: number;
 }
 
-export async function parseFile(bytes: Buffer, hint?: { filename?: string }): Promise<ParsedDocument> {
+export async function parseFile(bytes: Buffer, hint?: { filename?: string; signal?: AbortSignal }): Promise<ParsedDocument> {
   if (bytes.length === 0) throw new ParseError('The file is empty.');
   const format = detectFormat(bytes, hint?.filename);
   const { pages, ocrPages } = await readPages(bytes, format);
