@@ -257,14 +257,22 @@ function keepLeases(ingestion: Ingestion, documentIds: string[]): LeaseKeeper {
     for (const id of lost) held.get(id)?.abort(new LeaseLost([id]));
   };
   const timer = setInterval(() => void renewNow(), rules.leaseMs / 3);
+  // A stop past its grace stops every parse in hand (a listener removed with the batch: the stop signal outlives many).
+  const { signal: stopping } = ingestion.stopping;
+  const stopAll = () => held.forEach((controller) => controller.abort(stopping.reason));
+  if (stopping.aborted) stopAll();
+  else stopping.addEventListener('abort', stopAll, { once: true });
   return {
-    signalOf: (documentId) => AbortSignal.any([held.get(documentId)!.signal, ingestion.stopping.signal]),
+    signalOf: (documentId) => held.get(documentId)!.signal,
     async betweenSteps() {
       if (performance.now() - renewedAt >= rules.leaseMs / 3) await renewNow();
       // Timers (this renewal's, the lease sweep) run between steps, not only between batches.
       await yieldToTimers();
     },
-    stop: () => clearInterval(timer),
+    stop() {
+      clearInterval(timer);
+      stopping.removeEventListener('abort', stopAll);
+    },
   };
 }
 
