@@ -3,7 +3,7 @@ import { openDatabase } from './db/database.ts';
 import { keepWriteAheadLogsSmall } from './db/wal-checkpoint.ts';
 import { addDocumentEvent } from './domain/usage-events.ts';
 import { createEngine } from './engine/engine.ts';
-import { closeOcr } from './engine/ingest/parse.ts';
+import { closeParsing } from './engine/ingest/parse.ts';
 import { surviveStrayPdfJsFailures } from './engine/ingest/stray-rejections.ts';
 import type { IngestThreadData } from './engine/ingest/thread.ts';
 import { lowerThisThreadsPriority } from './engine/ingest/thread-priority.ts';
@@ -30,7 +30,7 @@ port.on('message', async (message: { type: 'queued' | 'stop' }) => {
   if (message.type === 'stop') {
     await workers.stop({ graceMs });
     logs?.stop();
-    await closeOcr();
+    closeParsing();
     await files.close();
     await database.destroy();
     port.close();

@@ -6,7 +6,7 @@ import { addDocumentEvent } from '../domain/usage-events.ts';
 import { createEngine, type Engine } from '../engine/engine.ts';
 import type { FileStore } from '../file-store.ts';
 import { type LimitStore, openLimitStore } from '../limits/limit-store.ts';
-import { openFileStore } from '../storage/open-file-store.ts';
+import { openFileStore, openObjectStoreCheck } from '../storage/open-file-store.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 
 /** What the process around the app tells its probes. */
@@ -26,6 +26,8 @@ export interface AppContext {
   files: FileStore;
   /** Search and the document queue (engine/engine.ts): built once here, passed to domain services. */
   engine: Engine;
+  /** Whether the object store answers, when one is configured (readiness, the end of an outage). */
+  objectStore: { check(): Promise<void>; close(): void } | null;
   /** Where the installation's limits count (shared by every server). */
   limits: LimitStore;
   metrics: Metrics;
@@ -41,6 +43,7 @@ export function createAppContext(config: Config, database: Database, lifecycle?:
     keyring: createKeyring(config.secret),
     files,
     engine: createEngine({ database, files, usage: addDocumentEvent }),
+    objectStore: openObjectStoreCheck(config.storage),
     limits: openLimitStore(config, database),
     metrics: createMetrics(database),
     lifecycle: lifecycle ?? { ownIngestion: () => false, draining: () => false },

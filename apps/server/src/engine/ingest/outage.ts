@@ -1,3 +1,4 @@
+import { DependencyUnavailable, isDatabaseUnreachable } from '../../dependencies.ts';
 import { ObjectMissing } from '../../file-store.ts';
 
 /** The object store could not be read (anything but "no such object"): its own outage, not the document's fault. */
@@ -29,7 +30,7 @@ const CONNECTION_LOST = /connection terminated|terminating connection|connection
  * answering) rather than anything about the work: the work waits and is retried, never failed.
  */
 export function isDependencyDown(error: unknown): boolean {
-  if (error instanceof ObjectStoreUnreachable) return true;
+  if (error instanceof ObjectStoreUnreachable || error instanceof DependencyUnavailable || isDatabaseUnreachable(error)) return true;
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && (NETWORK_CODES.has(code) || POSTGRES_DOWN.has(code) || code.startsWith('08'))) return true;
   return typeof message === 'string' && CONNECTION_LOST.test(message);
