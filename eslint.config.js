@@ -22,11 +22,7 @@ const boundaries = [
   { target: `./${server}/db`, from: `./${server}/http`, message: 'Storage never imports HTTP.' },
   { target: `./${server}/engine`, from: `./${server}/http`, message: 'The engine (search and the document queue) never imports HTTP.' },
   ...['auth', 'billing'].map((area) => ({ target: `./${server}/engine`, from: `./${server}/${area}`, message: 'The engine knows nothing of sessions or billing.' })),
-  ...['worker.ts', 'thread.ts', 'thread-entry.ts'].map((file) => ({
-    target: `./${server}/domain`,
-    from: `./${server}/engine/ingest/${file}`,
-    message: 'Ingestion workers call domain services, never the other way round (the wake-up signal lives in engine/queue/claims.ts).',
-  })),
+  { target: `./${server}/engine`, from: `./${server}/domain`, message: 'The engine never imports the domain: the domain reaches it through its interfaces and gives it ports (usage events).' },
   { target: './apps/web', from: './apps/server', message: 'The web never imports the server: shared shapes live in packages/contracts.' },
   { target: './packages/contracts', from: './apps', message: 'Contracts depend on nothing of the apps.' },
   { target: `./${web}/components`, from: `./${web}/features`, message: 'Shared components hold no feature logic.' },

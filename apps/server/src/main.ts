@@ -7,7 +7,6 @@ import { closeParsing } from './engine/ingest/parse.ts';
 import { startIngestThread } from './engine/ingest/thread.ts';
 import { configureThreadHeaps } from './memory.ts';
 import { exitWithin } from './shutdown.ts';
-import { recoverAtStart } from './engine/queue/document-states.ts';
 
 /** config -> database -> app -> listen. */
 // Before any thread starts (see memory.ts).
@@ -19,20 +18,32 @@ const exposureWarning = orExitOnConfigError(() => localSignInExposure(config));
 const database = await openDatabase(config);
 let draining = false;
 const ownIngestion = config.ingestWorkers > 0;
-const app = await buildApp(createAppContext(config, database, { ownIngestion: () => ownIngestion, draining: () => draining }));
+const context = createAppContext(config, database, { ownIngestion: () => ownIngestion, draining: () => draining });
+const { engine } = context;
+const app = await buildApp(context);
 
-if (database.dialect === 'postgres' && config.secretIsLocal) {
+if (engine.backend === 'postgres' && config.secretIsLocal) {
   app.log.warn('SIFT_SECRET is not set: this server signs with a secret of its own data folder; set the same SIFT_SECRET on every machine of the installation');
 }
 
 // Once, before the ingestion threads start: leases left by a process that died go back to the queue.
 if (ownIngestion) {
-  const requeued = await recoverAtStart(database);
+  const requeued = await engine.queue.recoverAtStart();
   if (requeued > 0) app.log.info(`ingest: ${requeued} interrupted document(s) back in the queue`);
 }
 // Several threads, so one indexes (the search file's lock) while another parses and writes rows.
 const ingestThreads = Array.from({ length: ownIngestion ? config.ingestThreads : 0 }, (_, i) =>
-  startIngestThread({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, storage: config.storage, concurrency: config.ingestWorkers, checkpoints: i === 0, nice: config.ingestNice, log: app.log }),
+  startIngestThread({
+    entry: new URL('./ingest-thread.ts', import.meta.url),
+    engine,
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    storage: config.storage,
+    concurrency: config.ingestWorkers,
+    checkpoints: i === 0,
+    nice: config.ingestNice,
+    log: app.log,
+  }),
 );
 // Other servers' readiness sees that the queue is served.
 const heartbeat = ownIngestion ? startHeartbeat(database) : null;

@@ -1,11 +1,10 @@
 import { keepNewFilesPrivate, loadConfigOrExit } from './config.ts';
 import { openDatabase } from './db/database.ts';
-import { tuneForIngestion } from './engine/queue/claims.ts';
 import { startHeartbeat } from './engine/ingest/heartbeat.ts';
 import { keepWriteAheadLogsSmall } from './db/wal-checkpoint.ts';
-import { recoverAtStart } from './engine/queue/document-states.ts';
+import { addDocumentEvent } from './domain/usage-events.ts';
+import { createEngine } from './engine/engine.ts';
 import { surviveStrayPdfJsFailures } from './engine/ingest/stray-rejections.ts';
-import { startIngestWorkers } from './engine/ingest/worker.ts';
 import { configureThreadHeaps } from './memory.ts';
 import { exitWithin } from './shutdown.ts';
 import { openFileStore } from './storage/open-file-store.ts';
@@ -21,20 +20,21 @@ configureThreadHeaps();
 keepNewFilesPrivate();
 const config = loadConfigOrExit();
 const database = await openDatabase(config);
-await tuneForIngestion(database);
 const log = {
   info: (message: string) => console.log(message),
   error: (object: unknown, message?: string) => console.error(message ?? 'error', object),
 };
 surviveStrayPdfJsFailures(log);
-if (database.dialect === 'sqlite') log.info('ingest: SQLite: make sure the server runs with SIFT_INGEST_WORKERS=0');
-const requeued = await recoverAtStart(database);
+const files = openFileStore(config.storage, database, config.dataDir);
+const engine = createEngine({ database, files, usage: addDocumentEvent, log });
+await engine.tuneForIngestion();
+if (engine.backend === 'sqlite') log.info('ingest: SQLite: make sure the server runs with SIFT_INGEST_WORKERS=0');
+const requeued = await engine.queue.recoverAtStart();
 if (requeued > 0) log.info(`ingest: ${requeued} interrupted document(s) back in the queue`);
 const logs = keepWriteAheadLogsSmall(database, { log });
-const files = openFileStore(config.storage, database, config.dataDir);
-const workers = await startIngestWorkers({ database, files, concurrency: Math.max(1, config.ingestWorkers), log });
+const workers = await engine.startIngestion({ concurrency: Math.max(1, config.ingestWorkers) });
 const heartbeat = startHeartbeat(database);
-log.info(`ingest: ${Math.max(1, config.ingestWorkers)} worker loop(s) on ${database.dialect}, files in ${files.kind}`);
+log.info(`ingest: ${Math.max(1, config.ingestWorkers)} worker loop(s) on ${engine.backend}, files in ${files.kind}`);
 
 /** Documents in hand get 5 s to finish; the rest go back to the queue; exit within 10 s. */
 let stopping = false;

@@ -13,7 +13,7 @@ afterAll(() => h.close());
 
 test('more rows than one statement holds: every row lands once, with its own values in its own columns', async () => {
   const { organizationId } = await bootstrap(h.database, h.keyring, { email: 'bulk@example.com', name: 'B', organizationName: 'Bulk' });
-  await addCollection(h.database, { organizationId }, { collection_name: 'c' });
+  await addCollection(h.database, h.engine, { organizationId }, { collection_name: 'c' });
   const { collectionId } = await requireCollection(h.database.db, organizationId, 'c');
   const documentId = randomUUID();
   const now = new Date().toISOString();

@@ -90,11 +90,12 @@ export async function startWorker(env: Record<string, string>): Promise<SiftProc
 }
 
 /** An S3-protocol server on loopback with one bucket, and the S3_* variables that point at it. */
-export async function startObjectStore(): Promise<{ env: Record<string, string>; close(): Promise<void> }> {
+export async function startObjectStore(): Promise<{ env: Record<string, string>; stop(): Promise<void>; restart(): Promise<void>; close(): Promise<void> }> {
   const directory = mkdtempSync(join(tmpdir(), 'sift-s3-'));
   const bucket = 'sift-files';
-  const s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
+  let s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
   const { port } = await s3.run();
+  let running = true;
   return {
     env: {
       S3_ENDPOINT: `http://127.0.0.1:${port}`,
@@ -103,8 +104,19 @@ export async function startObjectStore(): Promise<{ env: Record<string, string>;
       S3_ACCESS_KEY_ID: 'S3RVER',
       S3_SECRET_ACCESS_KEY: 'S3RVER',
     },
-    async close() {
+    /** An outage: the store stops answering, its objects kept. */
+    async stop() {
+      running = false;
       await s3.close();
+    },
+    /** Back on the same port, with the same objects. */
+    async restart() {
+      s3 = new S3rver({ port, address: '127.0.0.1', silent: true, directory });
+      await s3.run();
+      running = true;
+    },
+    async close() {
+      if (running) await s3.close();
       rmSync(directory, { recursive: true, force: true });
     },
   };

@@ -1,7 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { bootstrap } from '../src/domain/bootstrap.ts';
-import { startIngestWorkers } from '../src/engine/ingest/worker.ts';
 import { type Harness, startHarness } from './harness.ts';
 
 /** A worker told to stop hands what it holds back to the queue at once, its attempt not charged. */
@@ -18,7 +17,7 @@ test('stopping with no grace hands every claimed document back, uncharged, and a
   for (let i = 0; i < 120; i++) {
     await h.call('/v1/documents/add-document', { collection_name: 'stop', path: `d-${i}.txt`, content: { type: 'text', text: `${i} ${text}` } }, apiKey);
   }
-  const first = await startIngestWorkers({ database: h.database, files: h.files, concurrency: 2, idlePollMs: 50 });
+  const first = await h.engine.startIngestion({ concurrency: 2, idlePollMs: 50 });
   const held = () => h.database.db.selectFrom('documents').select(['id', 'attempts', 'index_status']).where('lease_owner', 'is not', null).execute();
   for (let i = 0; i < 400 && (await held()).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
   await first.stop({ graceMs: 0 });
@@ -29,7 +28,7 @@ test('stopping with no grace hands every claimed document back, uncharged, and a
   // Documents handed back wait as they were, without an attempt charged.
   expect(statuses.filter((row) => row.index_status === 'not_parsed' && row.attempts !== 0)).toEqual([]);
 
-  const second = await startIngestWorkers({ database: h.database, files: h.files, concurrency: 2, idlePollMs: 50 });
+  const second = await h.engine.startIngestion({ concurrency: 2, idlePollMs: 50 });
   for (let i = 0; i < 600; i++) {
     const status = await h.call('/v1/status/get-status', { collection_name: 'stop' }, apiKey);
     if (status.body.num_indexed_documents === 120) break;

@@ -29,7 +29,7 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
   });
   const database = await openDatabase(config);
   const context = createAppContext(config, database, options.lifecycle);
-  const { keyring, files } = context;
+  const { keyring, files, engine } = context;
   const app = await buildApp(context);
 
   const call = async (path: string, body: unknown = {}, token?: string) => {
@@ -54,6 +54,7 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
     database,
     keyring,
     files,
+    engine,
     call,
     signIn,
     async close() {

@@ -26,6 +26,8 @@ test('an ingestion thread runs at the configured niceness, this thread at its ow
   const before = threadNiceness();
   expect(before).not.toContain(7);
   const thread = startIngestThread({
+    entry: new URL('../src/ingest-thread.ts', import.meta.url),
+    engine: h.engine,
     dataDir: h.config.dataDir,
     databaseUrl: h.config.databaseUrl,
     storage: h.config.storage,

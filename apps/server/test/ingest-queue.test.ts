@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { claim, defaultLeaseRules, MAX_ATTEMPTS, recoverAtStart, recoverExpired } from '../src/engine/queue/document-states.ts';
+import { defaultLeaseRules, MAX_ATTEMPTS } from '../src/engine/queue/document-queue.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
@@ -23,7 +23,7 @@ const statusOf = async (path: string) =>
 const expireLeases = (owner: string) => h.database.db.updateTable('documents').set({ lease_expires_at: Date.now() - 1 }).where('lease_owner', '=', owner).execute();
 
 test('concurrent claims never hand one document to two workers', async () => {
-  const [a, b] = await Promise.all([claim(h.database, 'a', rules), claim(h.database, 'b', rules)]);
+  const [a, b] = await Promise.all([h.engine.queue.claim('a', rules), h.engine.queue.claim('b', rules)]);
   const ids = [...a, ...b].map((job) => job.id);
   expect(new Set(ids).size).toBe(ids.length);
   expect(ids.length).toBe(8);
@@ -32,23 +32,23 @@ test('concurrent claims never hand one document to two workers', async () => {
 
 test('documents of a batch whose worker died are claimed again one at a time; one that keeps dying fails with a reason', async () => {
   await expireLeases('a');
-  expect(await recoverExpired(h.database)).toBe(4);
-  const [job, ...others] = await claim(h.database, 'c', rules);
+  expect(await h.engine.queue.recoverExpired()).toBe(4);
+  const [job, ...others] = await h.engine.queue.claim('c', rules);
   expect(others).toEqual([]);
   // Two more deaths of the same document: it fails, and only it.
   for (let attempt = 2; attempt <= MAX_ATTEMPTS; attempt++) {
     await expireLeases('c');
-    await recoverExpired(h.database);
-    if (attempt < MAX_ATTEMPTS) expect((await claim(h.database, 'c', rules)).map((claimed) => claimed.id)).toEqual([job!.id]);
+    await h.engine.queue.recoverExpired();
+    if (attempt < MAX_ATTEMPTS) expect((await h.engine.queue.claim('c', rules)).map((claimed) => claimed.id)).toEqual([job!.id]);
   }
   const failed = await statusOf(job!.path);
   expect(failed).toMatchObject({ index_status: 'parsing_failed', lease_owner: null });
   expect(failed.error).toMatch(/Gave up after 3 attempts/);
   // Its batch neighbours wait to be claimed alone too, and have not been charged for its deaths.
-  const next = await claim(h.database, 'd', rules);
+  const next = await h.engine.queue.claim('d', rules);
   expect(next.length).toBe(1);
   expect(next[0]!.attempts).toBe(2);
   // Leases still running are left alone, unless every lease is released (the SQLite server starting).
-  expect(await recoverExpired(h.database)).toBe(0);
-  if (h.database.dialect === 'sqlite') expect(await recoverAtStart(h.database)).toBe(5);
+  expect(await h.engine.queue.recoverExpired()).toBe(0);
+  if (h.database.dialect === 'sqlite') expect(await h.engine.queue.recoverAtStart()).toBe(5);
 });

@@ -3,7 +3,6 @@ import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import * as metadataByCollection from '../src/db/migrations/012_metadata_by_collection.ts';
 import { filterCandidates } from '../src/engine/search/filter.ts';
-import { filteredDocuments, searchIndex } from '../src/engine/search/index.ts';
 import { matchesMetadata, parseMetadataFilter } from '../src/domain/metadata-filter.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
@@ -68,7 +67,7 @@ test('the SQL filter selects exactly what the reference semantics accept', async
   await fc.assert(
     fc.asyncProperty(filter, async (raw) => {
       const parsed = parseMetadataFilter(raw)!;
-      const rows = await filteredDocuments(h.database, collectionId, parsed, 1000);
+      const rows = await h.engine.search.filteredDocuments(collectionId, parsed, 1000);
       const expected = documents.flatMap((metadata, i) => (matchesMetadata(parsed, metadata) ? [`d${String(i).padStart(2, '0')}`] : []));
       expect(rows.map((row) => row.path)).toEqual(expected);
     }),
@@ -77,7 +76,7 @@ test('the SQL filter selects exactly what the reference semantics accept', async
 });
 
 test('a search with the filter keeps exactly the documents the reference semantics accept, whichever path answers it', async () => {
-  const index = searchIndex(h.database);
+  const index = h.engine.search;
   await fc.assert(
     fc.asyncProperty(filter, async (raw) => {
       const parsed = parseMetadataFilter(raw)!;
@@ -138,15 +137,15 @@ test("metadata written by an upload, an overwrite and an update names its docume
   await f.workers.idle();
   expect(await misattributedMetadata()).toBe(0);
   const other = (await h.database.db.selectFrom('collections').select('id').where('name', '=', 'filters').where('organization_id', '=', f.organizationB).executeTakeFirstOrThrow()).id;
-  const hits = await searchIndex(h.database).topDocuments({ collectionId: other, query: 'doc', k: 10, filter: parseMetadataFilter({ x: { $eq: 'third' } })! });
+  const hits = await h.engine.search.topDocuments({ collectionId: other, query: 'doc', k: 10, filter: parseMetadataFilter({ x: { $eq: 'third' } })! });
   expect(hits.map((hit) => hit.path)).toEqual(['moved']);
 });
 
 test('migration 012 gives the metadata rows already stored their collection and document seq; filters answer the same after it', async () => {
-  const before = await filteredDocuments(h.database, collectionId, parseMetadataFilter({ x: { $eq: 'b' } })!, 1000);
+  const before = await h.engine.search.filteredDocuments(collectionId, parseMetadataFilter({ x: { $eq: 'b' } })!, 1000);
   await metadataByCollection.down(h.database.db as unknown as Kysely<unknown>);
   await metadataByCollection.up(h.database.db as unknown as Kysely<unknown>);
   expect(await misattributedMetadata()).toBe(0);
   for (const raw of indexedFilters) expect(await candidateCollections(raw)).toEqual([collectionId]);
-  expect(await filteredDocuments(h.database, collectionId, parseMetadataFilter({ x: { $eq: 'b' } })!, 1000)).toEqual(before);
+  expect(await h.engine.search.filteredDocuments(collectionId, parseMetadataFilter({ x: { $eq: 'b' } })!, 1000)).toEqual(before);
 });

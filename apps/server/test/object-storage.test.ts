@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { issueSessionToken } from '../src/auth/session.ts';
-import { sha256 } from '../src/domain/file-store.ts';
+import { sha256 } from '../src/file-store.ts';
 import { startObjectStore } from './cluster.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';

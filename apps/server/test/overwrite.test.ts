@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type IngestWorkers, startIngestWorkers } from '../src/engine/ingest/worker.ts';
+import type { IngestWorkers } from '../src/engine/engine.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
@@ -31,7 +31,7 @@ test('an overwritten document answers searches with its previous version until t
   expect(info.body.document.index_status).toBe('not_parsed');
   expect(await search('lighthouse')).toEqual(['log.txt']);
 
-  workers = await startIngestWorkers({ database: h.database, files: h.files, concurrency: 1, idlePollMs: 50 });
+  workers = await h.engine.startIngestion({ concurrency: 1, idlePollMs: 50 });
   await workers.idle();
   expect(await search('windmill')).toEqual(['log.txt']);
   expect(await search('lighthouse')).toEqual([]);

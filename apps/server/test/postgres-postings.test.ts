@@ -2,7 +2,8 @@ import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
 import * as postingsByCollection from '../src/db/migrations/019_postings_by_collection.ts';
-import { searchIndex } from '../src/engine/search/index.ts';
+import { addDocumentEvent } from '../src/domain/usage-events.ts';
+import { createEngine } from '../src/engine/engine.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 import { SEARCH_QUERIES, searchCorpus } from './search-corpus.ts';
@@ -45,7 +46,7 @@ async function postingsTables(): Promise<string[]> {
 
 /** Every query kind's hits for the corpus queries, in a collection, through a database handle. */
 async function answers(database: typeof h.database, collectionId: string) {
-  const index = searchIndex(database);
+  const index = createEngine({ database, files: h.files, usage: addDocumentEvent }).search;
   const results: unknown[] = [];
   for (const query of SEARCH_QUERIES) {
     const request = { collectionId, query, k: 10, filter: null };
@@ -68,7 +69,7 @@ test.runIf(postgres)("a search reads its own collection's postings table only; a
   expect(await postingsTables()).toEqual([`search_postings_${mine}`, `search_postings_${theirs}`].sort());
   expect(await answers(h.database, await collectionOf('empty'))).toEqual(Array(SEARCH_QUERIES.length * 5).fill([]));
   // The search statements prepared on the pipelined connection name one collection's table each.
-  const index = searchIndex(h.database);
+  const index = h.engine.search;
   await index.topDocuments({ collectionId: await collectionOf('mine'), query: SEARCH_QUERIES[0]!, k: 5, filter: null });
   const client = await h.database.searchPools!.pipelined.connect();
   const { rows } = await client.query<{ statement: string }>('select statement from pg_prepared_statements where statement like $1', ['%unnest(%']);

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
 import { PreparedStatementsClient } from '../src/db/prepared-statements-client.ts';
 import type { FilterNode } from '../src/engine/search/filter-node.ts';
-import { searchIndex } from '../src/engine/search/index.ts';
+import { addDocumentEvent } from '../src/domain/usage-events.ts';
+import { createEngine } from '../src/engine/engine.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
@@ -39,7 +40,7 @@ test.runIf(postgres)('a search answers while every connection of the shared pool
   const sleepers = Promise.all(Array.from({ length: 12 }, () => sql`select pg_sleep(1.5)`.execute(h.database.db).then(() => (anyDone = true))));
   await new Promise((resolve) => setTimeout(resolve, 200));
   expect(h.database.pool!.waitingCount).toBeGreaterThan(0);
-  const hits = await searchIndex(h.database).topSnippets({ collectionId, query: 'lantern', k: 5, filter: null, granularity: 'fine', includeMetadata: false });
+  const hits = await h.engine.search.topSnippets({ collectionId, query: 'lantern', k: 5, filter: null, granularity: 'fine', includeMetadata: false });
   // Answered before any connection of the shared pool was free.
   expect(anyDone).toBe(false);
   expect(hits.map((hit) => hit.content)).toEqual(['The harbor lantern.']);
@@ -89,7 +90,7 @@ test.runIf(postgres)('a search is prepared once per connection and planned once,
   // One connection of each kind, so the statements each prepared are those pg_prepared_statements shows on it.
   const database = await openDatabase({ dataDir: h.config.dataDir, databaseUrl: h.config.databaseUrl, searchConnections: 1, searchPipelines: 1 });
   try {
-    const index = searchIndex(database);
+    const index = createEngine({ database, files: h.files, usage: addDocumentEvent }).search;
     const plain = { collectionId, query: 'harbor lantern', k: 5, filter: null, granularity: 'fine' as const, includeMetadata: false };
     const first = await index.topSnippets(plain);
     for (let i = 0; i < 4; i++) expect(await index.topSnippets(plain)).toEqual(first);
@@ -174,7 +175,7 @@ test.runIf(postgres)('a filter keeps its documents by the cheapest path the meta
               : 'other',
     );
   };
-  const search = (filter: FilterNode) => searchIndex(database).topDocuments({ collectionId, query: 'harbor lantern', k: 5, filter });
+  const search = (filter: FilterNode) => createEngine({ database, files: h.files, usage: addDocumentEvent }).search.topDocuments({ collectionId, query: 'harbor lantern', k: 5, filter });
   try {
     // 10,002 pass: each match's document is checked.
     expect((await search({ kind: 'compare', key: 'tier', operator: '$eq', value: 'gold' })).map((hit) => hit.path)).toEqual(['gold-2.txt', 'gold-1.txt']);

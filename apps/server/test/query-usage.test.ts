@@ -12,7 +12,7 @@ afterAll(() => h.close());
 
 async function collectionOf(name: string) {
   const { organizationId } = await bootstrap(h.database, h.keyring, { email: `${name}@example.com`, name, organizationName: name });
-  await addCollection(h.database, { organizationId }, { collection_name: 'c' });
+  await addCollection(h.database, h.engine, { organizationId }, { collection_name: 'c' });
   return requireCollection(h.database.db, organizationId, 'c');
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { sql } from 'kysely';
-import { claim, defaultLeaseRules } from '../src/engine/queue/document-states.ts';
+import { defaultLeaseRules } from '../src/engine/queue/document-queue.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
@@ -52,11 +52,11 @@ afterAll(() => h.close());
 const leased = async () => (await h.database.db.selectFrom('documents').select('path').where('lease_owner', 'is not', null).orderBy('path').execute()).map((row) => row.path);
 
 test('a claim among thousands of documents leases one large document, then a batch within its limits, nothing more', async () => {
-  const first = await claim(h.database, 'w1', defaultLeaseRules);
+  const first = await h.engine.queue.claim('w1', defaultLeaseRules);
   expect(first.map((job) => job.path)).toEqual(['large/0']);
   expect(await leased()).toEqual(['large/0']);
   // One large document in hand already: the next claim takes small ones, at most 16 MB of them.
-  const second = await claim(h.database, 'w2', defaultLeaseRules);
+  const second = await h.engine.queue.claim('w2', defaultLeaseRules);
   expect(second.length).toBe(16);
   expect(second.every((job) => job.path.startsWith('small/'))).toBe(true);
   expect((await leased()).length).toBe(17);

@@ -5,7 +5,7 @@ import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BLOB_SLICE_BYTES, readBlobInSlices, writeBlob } from '../src/db/blobs.ts';
 import { migrations } from '../src/db/migrations/index.ts';
-import { sha256, SMALL_OBJECT_BYTES } from '../src/domain/file-store.ts';
+import { sha256, SMALL_OBJECT_BYTES } from '../src/file-store.ts';
 import { diskObjects } from '../src/storage/disk-objects.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';

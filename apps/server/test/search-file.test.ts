@@ -5,8 +5,6 @@ import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { existsSync } from 'node:fs';
 import { ensureSearchFiles, ftsTable, GRANULARITIES, searchFilePath } from '../src/engine/search/sqlite-file.ts';
-import { searchIndex } from '../src/engine/search/index.ts';
-import { startIngestWorkers } from '../src/engine/ingest/worker.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
@@ -87,7 +85,7 @@ describe.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the SQLite search
     expect((snippets.body as { results: { path: string }[] }).results.map((result) => result.path)).toEqual(['kelp.txt']);
 
     // Idle workers apply the deletions; a new document is indexed as usual.
-    f.workers = await startIngestWorkers({ database: h.database, files: h.files, concurrency: 1, idlePollMs: 50 });
+    f.workers = await h.engine.startIngestion({ concurrency: 1, idlePollMs: 50 });
     await f.workers.idle();
     expect(pendingDeletions()).toBe(0);
     await h.call('/v1/documents/add-document', { collection_name: 'files', path: 'seals.txt', content: { type: 'text', text: 'Seals haul out on rocks.' } }, f.keyA);
@@ -108,7 +106,7 @@ describe.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the SQLite search
       holder.exec('commit');
       released = Date.now();
     }, 100);
-    f.workers = await startIngestWorkers({ database: h.database, files: h.files, concurrency: 1, idlePollMs: 50 });
+    f.workers = await h.engine.startIngestion({ concurrency: 1, idlePollMs: 50 });
     await f.workers.idle();
     holder.close();
     expect(released).toBeGreaterThan(0); // indexing finished only after the holder let go
@@ -140,13 +138,13 @@ describe.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the SQLite search
       await h.call('/v1/documents/add-document', { collection_name: 'segments', path: `seal-${i}.txt`, content: { type: 'text', text } }, f.keyA);
     }
     // One document a batch: a write, and a segment in each table, per document, as a stream of uploads leaves.
-    f.workers = await startIngestWorkers({ database: h.database, files: h.files, concurrency: 1, idlePollMs: 50, leases: { batchSize: 1 } });
+    f.workers = await h.engine.startIngestion({ concurrency: 1, idlePollMs: 50, leases: { batchSize: 1 } });
     await f.workers.idle();
     const id = await collectionId('segments');
     const file = new SQLite(searchFilePath(h.database.sqlitePath!, id), { readonly: true });
     const segments = () => GRANULARITIES.map((granularity) => (file.prepare(`select count(distinct segid) as n from ${ftsTable(granularity)}_idx`).get() as { n: number }).n);
     await expect.poll(segments).toEqual([1, 1, 1, 1]);
-    expect(await searchIndex(h.database).upkeepStep()).toBe(false);
+    expect(await h.engine.search.upkeepStep()).toBe(false);
     file.close();
     await expectRankedAsRebuilt(id, '"seal" OR "gull" OR "3"');
   });

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { analyze, BM25_MIN_IDF, bm25Score } from '../src/engine/search/analyzer.ts';
-import { searchIndex } from '../src/engine/search/index.ts';
 import { deleteCollectionsOf } from '../src/domain/collections.ts';
 import { indexPostgresDocuments, rebuildPostgresIndex } from '../src/engine/search/postgres.ts';
 import { existsSync, rmSync } from 'node:fs';
@@ -235,7 +234,7 @@ describe('one index per collection', () => {
     const id = await collectionId(h, f.organizationB, 'main');
     expect(await indexRows(h, id)).toBeGreaterThan(0);
     // What deleting an organization does: its collections' documents go a batch at a time, then the collections.
-    await deleteCollectionsOf(h.database, h.files, f.organizationB);
+    await deleteCollectionsOf(h.database, h.engine, h.files, f.organizationB);
     await h.database.db.deleteFrom('organizations').where('id', '=', f.organizationB).execute();
     expect(await indexRows(h, id)).toBe(0);
   });
@@ -309,7 +308,7 @@ describe("a collection's common terms (relevance feedback leaves them out)", () 
   test('a term is common when more rows than the share hold it, however many rows that is', async () => {
     const id = await collectionId(h, f.organizationA, 'notes');
     const terms = analyze('river kelp otter heron');
-    const common = (share: number) => searchIndex(h.database).commonTerms(id, 'coarse', terms, share);
+    const common = (share: number) => h.engine.search.commonTerms(id, 'coarse', terms, share);
     expect([...(await common(0.1))].sort()).toEqual(analyze('kelp river').sort());
     expect([...(await common(0.3))].sort()).toEqual(analyze('river'));
     expect([...(await common(0))].sort()).toEqual(analyze('kelp otter river').sort());

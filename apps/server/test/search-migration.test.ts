@@ -4,9 +4,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
 import type { Database } from '../src/db/schema.ts';
-import { searchIndex } from '../src/engine/search/index.ts';
+import { addDocumentEvent } from '../src/domain/usage-events.ts';
+import { createEngine } from '../src/engine/engine.ts';
 import { searchDirectory } from '../src/engine/search/sqlite-file.ts';
-import { startIngestWorkers } from '../src/engine/ingest/worker.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 import { SEARCH_QUERIES, searchCorpus } from './search-corpus.ts';
@@ -40,7 +40,7 @@ async function rankings(database: Database) {
   for (const { id } of collections) {
     for (const query of SEARCH_QUERIES) {
       const request = { collectionId: id, query, k: 10, filter: null };
-      const index = searchIndex(database);
+      const index = createEngine({ database, files: h.files, usage: addDocumentEvent }).search;
       results.push(
         (await index.topDocuments(request)).map((hit) => [hit.path, hit.score]),
         (await index.topPages({ ...request, includeContent: false, includeMetadata: false })).map((hit) => [hit.path, hit.pageIndex, hit.score]),
@@ -95,5 +95,5 @@ test('an index of migration 006 moves to one index per collection on start, ever
   } finally {
     await reopened.destroy();
   }
-  f.workers = await startIngestWorkers({ database: h.database, files: h.files, concurrency: 1, idlePollMs: 50 });
+  f.workers = await h.engine.startIngestion({ concurrency: 1, idlePollMs: 50 });
 }, 120_000);

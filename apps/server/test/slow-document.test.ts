@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { FileStore } from '../src/domain/file-store.ts';
-import { type IngestWorkers, type IngestWorkerOptions, startIngestWorkers } from '../src/engine/ingest/worker.ts';
+import type { FileStore } from '../src/file-store.ts';
+import type { IngestWorkerOptions, IngestWorkers } from '../src/engine/ingest/worker.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
@@ -27,7 +27,7 @@ afterAll(async () => {
 const startTwoWorkers = async (leases: IngestWorkerOptions['leases'], files: FileStore = h.files) => {
   await Promise.all(workers.map((worker) => worker.stop()));
   workers = [];
-  for (let i = 0; i < 2; i++) workers.push(await startIngestWorkers({ database: h.database, files, concurrency: 1, idlePollMs: 50, leases }));
+  for (let i = 0; i < 2; i++) workers.push(await h.engine.startIngestion({ files, concurrency: 1, idlePollMs: 50, leases }));
 };
 
 const expectIndexedOnce = async (collection: string, path: string) => {

@@ -1,6 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { statusCountsQuery } from '../src/domain/documents.ts';
+import { statusCountsQuery } from '../src/engine/queue/document-queue.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { addDocument } from '../src/domain/documents.ts';
-import type { FileStore } from '../src/domain/file-store.ts';
+import type { FileStore } from '../src/file-store.ts';
 import type { ProviderActor } from '../src/domain/provider-actor.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
@@ -40,7 +40,7 @@ test('an upload racing the deletion of the last document with the same bytes kee
     },
   };
   const actor = { organizationId: f.organizationA, permission: 'read_write', files: racing } as unknown as ProviderActor;
-  await addDocument(h.database, actor, { collection_name: 'race', path: 'second.txt', content: { type: 'text', text }, metadata: {}, overwrite: false });
+  await addDocument(h.database, h.engine, actor, { collection_name: 'race', path: 'second.txt', content: { type: 'text', text }, metadata: {}, overwrite: false });
 
   expect((await h.files.read(storedHash)).toString()).toBe(text);
   const status = async () => (await h.call('/v1/documents/get-document-info', { collection_name: 'race', path: 'second.txt' }, f.keyA)).body.document.index_status;

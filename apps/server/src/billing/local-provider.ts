@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../db/schema.ts';
 import { NotFound } from '../domain/errors.ts';
-import { nowIso } from '../domain/clock.ts';
+import { nowIso } from '../clock.ts';
 import type { BillingProvider } from './provider.ts';
 
 /** A checkout page stays valid this long. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/schema.ts';
-import { nowIso } from './clock.ts';
+import { nowIso } from '../clock.ts';
 import { NotFound } from './errors.ts';
 import type { DashboardActor } from './dashboard-actor.ts';
 

@@ -11,7 +11,7 @@ import { subscriptionState } from '../billing/periods.ts';
 import type { Database } from '../db/schema.ts';
 import { forgetVerifiedApiKeys, insertApiKey } from './api-keys.ts';
 import { loadSubscription, setPlanByAdmin } from './billing.ts';
-import { nowIso } from './clock.ts';
+import { nowIso } from '../clock.ts';
 import { NotFound } from './errors.ts';
 
 /**

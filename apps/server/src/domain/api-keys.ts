@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { hashApiKey, type Keyring } from '../auth/keyring.ts';
 import type { Database } from '../db/schema.ts';
-import { nowIso } from './clock.ts';
+import { nowIso } from '../clock.ts';
 import { NotFound, Unauthorized } from './errors.ts';
 import { requireOwner } from './memberships.ts';
 import { messages } from './messages.ts';

@@ -4,7 +4,7 @@ import type { BillingEvent } from '../billing/billing-event.ts';
 import type { BillingProvider } from '../billing/provider.ts';
 import type { Database, DB } from '../db/schema.ts';
 import { loadSubscription, type SubscriptionRow, writeInvoice, writeSubscription } from './billing.ts';
-import { nowIso } from './clock.ts';
+import { nowIso } from '../clock.ts';
 
 /** What applying an event changed: whether it was new, and a subscription a newer one replaced. */
 export interface BillingEventOutcome {

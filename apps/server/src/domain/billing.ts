@@ -4,7 +4,7 @@ import { addDays, paidPeriodStartsUntil, type Period, subscriptionState } from '
 import { isSelfServe, type PlanType, plans, type SelfServePlanType, type SubscriptionType } from '../billing/plans.ts';
 import type { BillingProvider } from '../billing/provider.ts';
 import type { Database, DB } from '../db/schema.ts';
-import { nowIso } from './clock.ts';
+import { nowIso } from '../clock.ts';
 import { Conflict, Forbidden, Invalid, NotFound } from './errors.ts';
 import { requireMember, requireOwner } from './memberships.ts';
 import type { DashboardActor } from './dashboard-actor.ts';

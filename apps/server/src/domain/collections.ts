@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { setImmediate as servingRequests } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Database, DB } from '../db/schema.ts';
-import { searchIndex } from '../engine/search/index.ts';
-import { nowIso } from './clock.ts';
+import type { EngineServices } from '../engine/engine.ts';
+import { nowIso } from '../clock.ts';
 import { Conflict, NotFound } from './errors.ts';
-import type { FileStore } from './file-store.ts';
+import type { FileStore } from '../file-store.ts';
 import type { ProviderActor } from './provider-actor.ts';
-import { deleteSnippetsOf } from '../engine/search/snippet-deletion.ts';
 import { addDocumentEvent, type CollectionRef } from './usage-events.ts';
 
 export const collectionMessages = {
@@ -56,7 +55,7 @@ export async function findQueriedCollection(database: Database, organizationId: 
 
 const forgetCollections = (database: Database) => foundCollections.get(database)?.clear();
 
-export async function addCollection(database: Database, actor: Pick<ProviderActor, 'organizationId'>, input: { collection_name: string }) {
+export async function addCollection(database: Database, engine: EngineServices, actor: Pick<ProviderActor, 'organizationId'>, input: { collection_name: string }) {
   const { db } = database;
   const existing = await db
     .selectFrom('collections')
@@ -73,7 +72,7 @@ export async function addCollection(database: Database, actor: Pick<ProviderActo
     if (/unique|duplicate/i.test(String((error as Error).message))) throw new Conflict(collectionMessages.exists);
     throw error;
   }
-  await searchIndex(database).createCollection(id);
+  await engine.search.createCollection(id);
   return { message: 'Success!' };
 }
 
@@ -87,9 +86,9 @@ export async function listCollections({ db }: Database, actor: Pick<ProviderActo
  * Its documents go a few at a time (deleteDocumentsOf), the collection itself last, with whatever
  * was added to it meanwhile.
  */
-export async function deleteCollection(database: Database, actor: ProviderActor, input: { collection_name: string }) {
+export async function deleteCollection(database: Database, engine: EngineServices, actor: ProviderActor, input: { collection_name: string }) {
   const collection = await requireCollection(database.db, actor.organizationId, input.collection_name);
-  await deleteDocumentsOf(database, actor.files, collection);
+  await deleteDocumentsOf(database, engine, actor.files, collection);
   const rest = await database.db.transaction().execute(async (trx) => {
     // Deleted meanwhile by another request: 404, as for a collection never there.
     await requireCollection(trx, actor.organizationId, input.collection_name);
@@ -100,7 +99,7 @@ export async function deleteCollection(database: Database, actor: ProviderActor,
   });
   // Again once committed: a query in between must not have remembered it.
   forgetCollections(database);
-  await searchIndex(database).dropCollections([collection.collectionId]);
+  await engine.search.dropCollections([collection.collectionId]);
   await actor.files.release(database, rest);
   return { message: 'Success!' };
 }
@@ -118,7 +117,7 @@ const DELETE_DOCUMENTS = 256;
  * files released as it goes (a crash midway leaves a smaller collection, counted right). Only those
  * there when it began: uploads that go on cannot keep it going; the caller deletes the rest.
  */
-async function deleteDocumentsOf(database: Database, files: FileStore, collection: CollectionRef): Promise<void> {
+async function deleteDocumentsOf(database: Database, engine: EngineServices, files: FileStore, collection: CollectionRef): Promise<void> {
   const { db } = database;
   const { last } = await db.selectFrom('documents').select((eb) => eb.fn.max('seq').as('last')).where('collection_id', '=', collection.collectionId).executeTakeFirstOrThrow();
   if (last === null) return;
@@ -128,7 +127,7 @@ async function deleteDocumentsOf(database: Database, files: FileStore, collectio
       await db.selectFrom('documents').select('id').where('collection_id', '=', collection.collectionId).where('seq', '<=', last).limit(DELETE_DOCUMENTS).execute()
     ).map((row) => row.id);
     if (ids.length === 0) return;
-    await deleteSnippetsOf(db, ids);
+    await engine.search.deleteSnippetsOf(ids);
     await files.release(database, await db.transaction().execute((trx) => deleteBatch(trx, collection, ids)));
     await servingRequests();
   }
@@ -147,13 +146,13 @@ async function deleteBatch(trx: Kysely<DB>, collection: CollectionRef, ids: stri
 }
 
 /** Deletes every collection of an organization (each a batch of documents at a time), then the raw files nobody else shares. */
-export async function deleteCollectionsOf(database: Database, files: FileStore, organizationId: string): Promise<void> {
+export async function deleteCollectionsOf(database: Database, engine: EngineServices, files: FileStore, organizationId: string): Promise<void> {
   const collections = await database.db.selectFrom('collections').select(['id', 'name']).where('organization_id', '=', organizationId).execute();
-  for (const { id, name } of collections) await deleteDocumentsOf(database, files, { organizationId, collectionId: id, collectionName: name });
+  for (const { id, name } of collections) await deleteDocumentsOf(database, engine, files, { organizationId, collectionId: id, collectionName: name });
   // Documents added meanwhile go with their collections.
   const rest = await database.db.selectFrom('documents').select('file_hash').distinct().where('organization_id', '=', organizationId).execute();
   await database.db.deleteFrom('collections').where('organization_id', '=', organizationId).execute();
   forgetCollections(database);
-  await searchIndex(database).dropCollections(collections.map((row) => row.id));
+  await engine.search.dropCollections(collections.map((row) => row.id));
   await files.release(database, rest.map((row) => row.file_hash));
 }

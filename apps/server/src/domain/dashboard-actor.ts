@@ -1,4 +1,4 @@
-import type { FileStore } from './file-store.ts';
+import type { FileStore } from '../file-store.ts';
 import type { Keyring } from '../auth/keyring.ts';
 import type { BillingProvider } from '../billing/provider.ts';
 

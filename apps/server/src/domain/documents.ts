@@ -10,17 +10,15 @@ import type {
   UpdateDocumentRequest,
 } from '@sift/contracts';
 import { inGroupedTransaction } from '../db/group-commit.ts';
-import { notifyDocumentsQueued } from '../engine/queue/claims.ts';
 import type { Database, DB } from '../db/schema.ts';
 import type { DocumentSourceType, IndexStatus } from '../db/tables/retrieval.ts';
+import type { EngineServices } from '../engine/engine.ts';
 import { hasPageImages } from '../engine/ingest/page-image.ts';
-import { nowIso } from './clock.ts';
+import { nowIso } from '../clock.ts';
 import { requireCollection } from './collections.ts';
-import { queuedState } from '../engine/queue/document-states.ts';
 import { Conflict, DomainError, NotFound } from './errors.ts';
 import { pageImageUrls } from './page-images.ts';
 import type { ProviderActor } from './provider-actor.ts';
-import { deleteSnippetsOf } from '../engine/search/snippet-deletion.ts';
 import { addDocumentEvent, addGroupedDocumentEvent } from './usage-events.ts';
 
 export const documentMessages = {
@@ -81,7 +79,7 @@ async function writeMetadata(trx: Kysely<DB>, document: MetadataOwner, metadata:
  * goes back to the queue, while its pages, snippets and text stay searchable until the new
  * version is indexed in their place.
  */
-export async function addDocument(database: Database, actor: ProviderActor, input: AddDocumentRequest): Promise<{ created: boolean }> {
+export async function addDocument(database: Database, { queue }: EngineServices, actor: ProviderActor, input: AddDocumentRequest): Promise<{ created: boolean }> {
   const { bytes, size, sourceType } = rawContent(input.content);
   const withPageImages = sourceType === 'auto' && hasPageImages(bytes, input.path);
   const fileHash = await actor.files.put(bytes);
@@ -113,7 +111,7 @@ export async function addDocument(database: Database, actor: ProviderActor, inpu
       if (existing) {
         await trx
           .updateTable('documents')
-          .set({ ...content, ...queuedState('not_parsed') })
+          .set({ ...content, ...queue.queuedState('not_parsed') })
           .where('id', '=', existing.id)
           .execute();
         await trx.deleteFrom('document_metadata').where('document_id', '=', existing.id).execute();
@@ -131,7 +129,7 @@ export async function addDocument(database: Database, actor: ProviderActor, inpu
             collection_id: collection.collectionId,
             path: input.path,
             ...content,
-            ...queuedState('not_parsed'),
+            ...queue.queuedState('not_parsed'),
             num_pages: null,
             text: null,
             text_bytes: 0,
@@ -151,7 +149,7 @@ export async function addDocument(database: Database, actor: ProviderActor, inpu
     throw error;
   }
   if (replacedHash && replacedHash !== fileHash) await actor.files.release(database, [replacedHash]);
-  notifyDocumentsQueued();
+  queue.notifyQueued();
   return { created: replacedHash === null };
 }
 
@@ -173,7 +171,7 @@ const retryFrom: Record<'not_parsed' | 'not_indexed', IndexStatus> = { not_parse
  * New metadata replaces the old (an indexed document goes back to `not_indexed` to be indexed
  * with it); `index_status` retries a failed document.
  */
-export async function updateDocument(database: Database, actor: Pick<ProviderActor, 'organizationId'>, input: UpdateDocumentRequest) {
+export async function updateDocument(database: Database, { queue }: EngineServices, actor: Pick<ProviderActor, 'organizationId'>, input: UpdateDocumentRequest) {
   let requeued = false;
   await database.db.transaction().execute(async (trx) => {
     const collection = await requireCollection(trx, actor.organizationId, input.collection_name);
@@ -196,22 +194,22 @@ export async function updateDocument(database: Database, actor: Pick<ProviderAct
       .updateTable('documents')
       .set({
         ...(input.metadata ? { metadata: JSON.stringify(input.metadata) } : {}),
-        ...(requeued ? queuedState(status as 'not_parsed' | 'not_indexed') : {}),
+        ...(requeued ? queue.queuedState(status as 'not_parsed' | 'not_indexed') : {}),
         updated_at: nowIso(),
       })
       .where('id', '=', document.id)
       .execute();
   });
-  if (requeued) notifyDocumentsQueued();
+  if (requeued) queue.notifyQueued();
   return { message: 'Success!' };
 }
 
 /** Deletes one path or up to 64; 404 only when none of them exists. */
-export async function deleteDocuments(database: Database, actor: ProviderActor, input: DeleteDocumentRequest) {
+export async function deleteDocuments(database: Database, { search }: EngineServices, actor: ProviderActor, input: DeleteDocumentRequest) {
   const paths = [...new Set(Array.isArray(input.path) ? input.path : [input.path])];
   const { collectionId } = await requireCollection(database.db, actor.organizationId, input.collection_name);
   const found = await database.db.selectFrom('documents').select('id').where('collection_id', '=', collectionId).where('path', 'in', paths).execute();
-  await deleteSnippetsOf(database.db, found.map((row) => row.id));
+  await search.deleteSnippetsOf(found.map((row) => row.id));
   const deleted = await database.db.transaction().execute(async (trx) => {
     const collection = await requireCollection(trx, actor.organizationId, input.collection_name);
     const rows = await trx
@@ -304,39 +302,21 @@ function documentFields(row: DocumentRow, collectionName: string, fileUrl: strin
   };
 }
 
-/**
- * A collection's (or an organization's) documents and their text bytes by status, read from the
- * status indexes alone (migration 015): clients poll it while they upload.
- */
-export function statusCountsQuery(db: Kysely<DB>, scope: { collectionId: string } | { organizationId: string }) {
-  const query = db
-    .selectFrom('documents')
-    .select((eb) => ['index_status', eb.fn.countAll<number>().as('count'), eb.fn.sum<number>('text_bytes').as('bytes')])
-    .groupBy('index_status');
-  return 'collectionId' in scope ? query.where('collection_id', '=', scope.collectionId) : query.where('organization_id', '=', scope.organizationId);
-}
-
 /** Document counts by status, for one collection or the whole organization. */
-export async function getStatus({ db }: Database, actor: Pick<ProviderActor, 'organizationId'>, input: { collection_name?: string | null }) {
+export async function getStatus({ db }: Database, { queue }: EngineServices, actor: Pick<ProviderActor, 'organizationId'>, input: { collection_name?: string | null }) {
   const scope =
     input.collection_name != null
       ? { collectionId: (await requireCollection(db, actor.organizationId, input.collection_name)).collectionId }
       : { organizationId: actor.organizationId };
-  const query = statusCountsQuery(db, scope);
-  const counts: Record<string, number> = {};
-  let indexedBytes = 0;
-  for (const row of await query.execute()) {
-    counts[row.index_status] = Number(row.count);
-    if (row.index_status === 'indexed') indexedBytes = Number(row.bytes ?? 0);
-  }
-  const count = (...statuses: IndexStatus[]) => statuses.reduce((total, status) => total + (counts[status] ?? 0), 0);
+  const counts = await queue.counts(scope);
+  const count = (...statuses: IndexStatus[]) => statuses.reduce((total, status) => total + (counts.get(status)?.count ?? 0), 0);
   return {
-    num_documents: Object.values(counts).reduce((total, value) => total + value, 0),
+    num_documents: [...counts.values()].reduce((total, value) => total + value.count, 0),
     num_parsing_documents: count('not_parsed', 'parsing'),
     num_indexing_documents: count('not_indexed', 'indexing'),
     num_indexed_documents: count('indexed'),
     num_failed_documents: count('parsing_failed', 'indexing_failed'),
-    num_indexed_bytes: indexedBytes,
+    num_indexed_bytes: counts.get('indexed')?.bytes ?? 0,
   };
 }
 

@@ -3,7 +3,7 @@ import { type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import { hs256Key } from '../auth/keyring.ts';
 import type { Database } from '../db/schema.ts';
 import { getUser } from './accounts.ts';
-import { nowIso } from './clock.ts';
+import { nowIso } from '../clock.ts';
 import { Forbidden, Invalid, NotFound } from './errors.ts';
 import { findPermission, type Permission, requireMember, requireOwner } from './memberships.ts';
 import { messages } from './messages.ts';

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/schema.ts';
 import { forgetVerifiedApiKeys } from './api-keys.ts';
 import { stopBillingOfDeletedOrganization } from './billing.ts';
-import { nowIso } from './clock.ts';
+import { nowIso } from '../clock.ts';
+import type { EngineServices } from '../engine/engine.ts';
 import { deleteCollectionsOf } from './collections.ts';
 import { requireMember, requireOwner } from './memberships.ts';
 import { messages } from './messages.ts';
@@ -106,12 +107,13 @@ export async function renameOrganization(database: Database, { userId }: Pick<Da
  */
 export async function deleteOrganization(
   database: Database,
+  engine: EngineServices,
   actor: Pick<DashboardActor, 'billing' | 'userId' | 'files'>,
   input: { organization_id: string },
 ) {
   await requireOwner(database, actor.userId, input.organization_id, messages.onlyOwnersChangeOrganization);
   await stopBillingOfDeletedOrganization(database, actor.billing, input.organization_id);
-  await deleteCollectionsOf(database, actor.files, input.organization_id);
+  await deleteCollectionsOf(database, engine, actor.files, input.organization_id);
   await database.db.deleteFrom('organizations').where('id', '=', input.organization_id).execute();
   // Its keys went with it (foreign keys): none of them may answer again.
   forgetVerifiedApiKeys(database);

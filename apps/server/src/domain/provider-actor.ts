@@ -1,6 +1,6 @@
 import type { ApiKeyPermission } from './api-keys.ts';
 import type { FileLinks, PageImageLinks } from './file-links.ts';
-import type { FileStore } from './file-store.ts';
+import type { FileStore } from '../file-store.ts';
 import type { ByteRateLimiter } from './models/rate-limit.ts';
 import type { ModelRegistry } from './models/registry.ts';
 

@@ -1,14 +1,13 @@
 import type { DocumentMetadata, TopDocumentsRequest, TopPagesRequest, TopSnippetsRequest } from '@sift/contracts';
-import { type DocumentHit, filteredDocuments, type SearchRequest, searchIndex } from '../engine/search/index.ts';
+import type { EngineServices } from '../engine/engine.ts';
+import type { DocumentHit, SearchRequest } from '../engine/search/index.ts';
 import type { FilterNode } from '../engine/search/filter-node.ts';
 import type { Database } from '../db/schema.ts';
 import { countTokens } from '../engine/ingest/tokens.ts';
-import { noteSearchAnswered } from '../engine/search-activity.ts';
 import { findQueriedCollection } from './collections.ts';
 import { parseMetadataFilter } from './metadata-filter.ts';
 import { pageImageUrls } from './page-images.ts';
 import type { ProviderActor } from './provider-actor.ts';
-import { expandedQuery } from '../engine/search/query-expansion.ts';
 import { recordQueryUsage } from './query-usage.ts';
 import { RERANK_DOCUMENT_CHARS, requireReranker, rerankHits } from './rerank-hits.ts';
 import type { CollectionRef, QueryType } from './usage-events.ts';
@@ -22,13 +21,13 @@ import type { CollectionRef, QueryType } from './usage-events.ts';
 
 /** The index request of a query: "high" adds the weighted terms of the expanded query. */
 async function searchRequest(
-  database: Database,
+  { search }: EngineServices,
   collectionId: string,
   input: { query: string; k: number; latency_mode: 'low' | 'high' },
   filter: FilterNode | null,
 ): Promise<SearchRequest> {
   const request: SearchRequest = { collectionId, query: input.query, k: input.k, filter };
-  if (input.latency_mode === 'high') request.terms = await expandedQuery(database, collectionId, input.query, filter);
+  if (input.latency_mode === 'high') request.terms = await search.expandedQuery(collectionId, input.query, filter);
   return request;
 }
 
@@ -54,7 +53,6 @@ function recordQuery(
   results: { content?: string | null }[],
   startedAt: number,
 ) {
-  noteSearchAnswered();
   recordQueryUsage(database, collection, queryType, {
     queryBytes: query ? utf8(query) : 0,
     queriedBytes: results.reduce((total, result) => total + (result.content ? utf8(result.content) : 0), 0),
@@ -64,15 +62,15 @@ function recordQuery(
   });
 }
 
-export async function topDocuments(database: Database, actor: ProviderActor, input: TopDocumentsRequest) {
+export async function topDocuments(database: Database, engine: EngineServices, actor: ProviderActor, input: TopDocumentsRequest) {
   const startedAt = performance.now();
   requireReranker(input.reranker);
   const collection = await findQueriedCollection(database, actor.organizationId, input.collection_name);
   const filter = parseMetadataFilter(input.filter);
   const retrieved =
     input.query === null
-      ? await filteredDocuments(database, collection.collectionId, filter, input.k)
-      : await searchIndex(database).topDocuments(await searchRequest(database, collection.collectionId, { ...input, query: input.query }, filter));
+      ? await engine.search.filteredDocuments(collection.collectionId, filter, input.k)
+      : await engine.search.topDocuments(await searchRequest(engine, collection.collectionId, { ...input, query: input.query }, filter));
   const texts = input.reranker ? await documentOpenings(database, retrieved.map((hit) => hit.documentId)) : new Map<string, string>();
   const hits = await rerankHits(database, actor, { reranker: input.reranker, query: input.query, hits: retrieved, textOf: (hit) => texts.get(hit.documentId) ?? '' });
   const results = await documentResults(hits, new Map(hits.map((hit) => [hit.documentId, hit.score])), input.include_metadata, actor);
@@ -80,14 +78,14 @@ export async function topDocuments(database: Database, actor: ProviderActor, inp
   return { results };
 }
 
-export async function topPages(database: Database, actor: ProviderActor, input: TopPagesRequest) {
+export async function topPages(database: Database, engine: EngineServices, actor: ProviderActor, input: TopPagesRequest) {
   const startedAt = performance.now();
   requireReranker(input.reranker);
   const collection = await findQueriedCollection(database, actor.organizationId, input.collection_name);
   const filter = parseMetadataFilter(input.filter);
-  const request = await searchRequest(database, collection.collectionId, input, filter);
+  const request = await searchRequest(engine, collection.collectionId, input, filter);
   // The reranker reads the pages even when the client does not.
-  const retrieved = await searchIndex(database).topPages({
+  const retrieved = await engine.search.topPages({
     ...request,
     includeContent: input.include_content || input.reranker != null,
     includeMetadata: input.include_metadata,
@@ -108,14 +106,14 @@ export async function topPages(database: Database, actor: ProviderActor, input: 
   return { results, document_results };
 }
 
-export async function topSnippets(database: Database, actor: ProviderActor, input: TopSnippetsRequest) {
+export async function topSnippets(database: Database, engine: EngineServices, actor: ProviderActor, input: TopSnippetsRequest) {
   const startedAt = performance.now();
   requireReranker(input.reranker);
   const collection = await findQueriedCollection(database, actor.organizationId, input.collection_name);
   const filter = parseMetadataFilter(input.filter);
   const granularity = input.precise_responses ? 'fine' : 'coarse';
-  const request = await searchRequest(database, collection.collectionId, input, filter);
-  const retrieved = await searchIndex(database).topSnippets({ ...request, granularity, includeMetadata: input.include_document_metadata });
+  const request = await searchRequest(engine, collection.collectionId, input, filter);
+  const retrieved = await engine.search.topSnippets({ ...request, granularity, includeMetadata: input.include_document_metadata });
   const hits = await rerankHits(database, actor, { reranker: input.reranker, query: input.query, hits: retrieved, textOf: (hit) => hit.content });
   const results = hits.map((hit) => ({
     path: hit.path,

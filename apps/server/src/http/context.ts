@@ -2,7 +2,9 @@ import type { FastifyRequest } from 'fastify';
 import { createKeyring, type Keyring } from '../auth/keyring.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
-import type { FileStore } from '../domain/file-store.ts';
+import { addDocumentEvent } from '../domain/usage-events.ts';
+import { createEngine, type Engine } from '../engine/engine.ts';
+import type { FileStore } from '../file-store.ts';
 import { type LimitStore, openLimitStore } from '../limits/limit-store.ts';
 import { openFileStore, openObjectStoreCheck } from '../storage/open-file-store.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
@@ -22,6 +24,8 @@ export interface AppContext {
   keyring: Keyring;
   /** Where raw files live (storage/open-file-store.ts): chosen once at start, passed in. */
   files: FileStore;
+  /** Search and the document queue (engine/engine.ts): built once here, passed to domain services. */
+  engine: Engine;
   /** Whether the object store answers, when one is configured (readiness, the end of an outage). */
   objectStore: { check(): Promise<void>; close(): void } | null;
   /** Where the installation's limits count (shared by every server). */
@@ -32,11 +36,13 @@ export interface AppContext {
 
 /** The context of a server on this configuration and database; `lifecycle` defaults to no own ingestion. */
 export function createAppContext(config: Config, database: Database, lifecycle?: Lifecycle): AppContext {
+  const files = openFileStore(config.storage, database, config.dataDir);
   return {
     config,
     database,
     keyring: createKeyring(config.secret),
-    files: openFileStore(config.storage, database, config.dataDir),
+    files,
+    engine: createEngine({ database, files, usage: addDocumentEvent }),
     objectStore: openObjectStoreCheck(config.storage),
     limits: openLimitStore(config, database),
     metrics: createMetrics(database),

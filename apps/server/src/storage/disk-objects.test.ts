@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { fileStore } from '../domain/file-store.ts';
+import { fileStore } from '../file-store.ts';
 import { diskObjects } from './disk-objects.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sift-files-'));

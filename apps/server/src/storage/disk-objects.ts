@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ObjectStore } from '../domain/file-store.ts';
+import { ObjectMissing, type ObjectStore } from '../file-store.ts';
 
 /** Raw files under `<dataDir>/files/<first two hex digits>/<sha256>`: one machine, SQLite mode (sqlite-objects.ts). */
 export function diskObjects(dataDir: string): ObjectStore & { pathOf(hash: string): string } {
@@ -24,7 +24,10 @@ export function diskObjects(dataDir: string): ObjectStore & { pathOf(hash: strin
       await writeFile(temporary, bytes, { mode: 0o600 }); // its user's alone, whatever the umask
       await rename(temporary, pathOf(hash));
     },
-    read: (hash) => readFile(pathOf(hash)),
+    read: (hash) =>
+      readFile(pathOf(hash)).catch((error: NodeJS.ErrnoException) => {
+        throw error.code === 'ENOENT' ? new ObjectMissing(hash) : error;
+      }),
     exists: (hash) => stat(pathOf(hash)).then(
       () => true,
       () => false,

@@ -1,6 +1,6 @@
 import type { StorageConfig } from '../config.ts';
 import type { Database } from '../db/schema.ts';
-import { type FileStore, fileStore } from '../domain/file-store.ts';
+import { type FileStore, fileStore } from '../file-store.ts';
 import { postgresObjects } from './postgres-objects.ts';
 import { s3Check, s3Objects } from './s3-objects.ts';
 import { sqliteObjects } from './sqlite-objects.ts';

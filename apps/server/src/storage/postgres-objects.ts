@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { blobExists, deleteBlobs, readBlobInSlices, writeBlob } from '../db/blobs.ts';
 import type { Database } from '../db/schema.ts';
 import { dependencyUnavailable } from '../dependencies.ts';
-import { type ObjectStore, SMALL_OBJECT_BYTES } from '../domain/file-store.ts';
+import { ObjectMissing, type ObjectStore, SMALL_OBJECT_BYTES } from '../file-store.ts';
 
 /** The database unreachable: a DependencyUnavailable, as the object store's outages are (s3-objects.ts). */
 const asOutage = (error: unknown): never => {
@@ -16,7 +16,7 @@ const asOutage = (error: unknown): never => {
 export function postgresObjects(database: Database): ObjectStore {
   const read = async (hash: string) => {
     const bytes = await readBlobInSlices(database.db, hash).catch(asOutage);
-    if (!bytes) throw new Error(`no stored object ${hash}`);
+    if (!bytes) throw new ObjectMissing(hash);
     return bytes;
   };
   return {

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { StorageConfig } from '../config.ts';
 import { DependencyUnavailable, isObjectStoreUnreachable } from '../dependencies.ts';
-import type { ObjectStore } from '../domain/file-store.ts';
+import { ObjectMissing, type ObjectStore } from '../file-store.ts';
 
 /** S3's limit of keys per DeleteObjects call. */
 const DELETE_BATCH = 1000;
@@ -17,8 +17,12 @@ export function s3Objects(config: NonNullable<StorageConfig['s3']>): ObjectStore
   const Bucket = config.bucket;
   const keyOf = (hash: string) => `files/${hash.slice(0, 2)}/${hash}`;
   const open = async (hash: string) => {
-    const { Body } = await client.send(new GetObjectCommand({ Bucket, Key: keyOf(hash) }));
-    if (!Body) throw new Error(`no stored object ${hash}`);
+    const { Body } = await client.send(new GetObjectCommand({ Bucket, Key: keyOf(hash) })).catch((error: unknown) => {
+      // Only "no such key" says the object is gone; anything else (refused, timed out, 5xx) is the store.
+      const { name, $metadata } = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+      throw name === 'NoSuchKey' || $metadata?.httpStatusCode === 404 ? new ObjectMissing(hash) : error;
+    });
+    if (!Body) throw new ObjectMissing(hash);
     return Body;
   };
   return {

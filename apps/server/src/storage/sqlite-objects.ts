@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { blobExists, deleteBlobs, readBlob, writeBlob } from '../db/blobs.ts';
 import type { Database } from '../db/schema.ts';
-import { type ObjectStore, SMALL_OBJECT_BYTES } from '../domain/file-store.ts';
+import { type ObjectStore, SMALL_OBJECT_BYTES } from '../file-store.ts';
 import { diskObjects } from './disk-objects.ts';
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CompiledQuery, Kysely } from 'kysely';
 import { bulkInserts } from '../../db/bulk-insert.ts';
 import type { DB } from '../../db/schema.ts';
-import { nowIso } from '../../domain/clock.ts';
+import { nowIso } from '../../clock.ts';
 import type { ChunkedDocument } from './chunker.ts';
 
 /** A parsed and chunked document about to be written, and the document row it belongs to. */

@@ -1,9 +1,12 @@
 import { Worker } from 'node:worker_threads';
 import type { StorageConfig } from '../../config.ts';
-import { onDocumentQueued } from '../queue/claims.ts';
-import { searchesAnswered } from '../search-activity.ts';
+import type { Engine } from '../engine.ts';
 
 export interface IngestThreadOptions {
+  /** The thread's module (a file URL): it opens its own database and engine (src/ingest-thread.ts). */
+  entry: URL;
+  /** The server's engine: documents it queues wake the thread, searches it answers pace it. */
+  engine: Pick<Engine, 'queue' | 'searchActivity'>;
   dataDir: string;
   databaseUrl?: string;
   storage: StorageConfig;
@@ -13,6 +16,19 @@ export interface IngestThreadOptions {
   /** The thread's CPU priority below the HTTP and search threads' (SIFT_INGEST_NICE). */
   nice: number;
   log: { info(message: string): void; error(object: unknown, message?: string): void };
+}
+
+/** What a thread is started with (its workerData). */
+export interface IngestThreadData {
+  dataDir: string;
+  databaseUrl?: string;
+  storage: StorageConfig;
+  concurrency: number;
+  graceMs: number;
+  checkpoints: boolean;
+  nice: number;
+  /** The server's count of searches answered (SearchActivity's buffer), shared with the thread. */
+  searchActivity: SharedArrayBuffer;
 }
 
 /**
@@ -35,24 +51,22 @@ export const typeScriptThreadSource = (entry: string): string =>
  * database connection. Documents queued by this thread's services wake them at once.
  */
 export function startIngestThread(options: IngestThreadOptions): { stop(): Promise<void> } {
-  const worker = new Worker(typeScriptThreadSource(new URL('./thread-entry.ts', import.meta.url).href), {
-    eval: true,
-    workerData: {
-      dataDir: options.dataDir,
-      databaseUrl: options.databaseUrl,
-      storage: options.storage,
-      concurrency: options.concurrency,
-      graceMs: STOP_GRACE_MS,
-      checkpoints: options.checkpoints,
-      nice: options.nice,
-      searchesAnswered,
-    },
-  });
+  const workerData: IngestThreadData = {
+    dataDir: options.dataDir,
+    databaseUrl: options.databaseUrl,
+    storage: options.storage,
+    concurrency: options.concurrency,
+    graceMs: STOP_GRACE_MS,
+    checkpoints: options.checkpoints,
+    nice: options.nice,
+    searchActivity: options.engine.searchActivity.shared,
+  };
+  const worker = new Worker(typeScriptThreadSource(options.entry.href), { eval: true, workerData });
   let exited = false;
   worker.once('exit', () => {
     exited = true;
   });
-  const unsubscribe = onDocumentQueued(() => worker.postMessage({ type: 'queued' }));
+  const unsubscribe = options.engine.queue.onQueued(() => worker.postMessage({ type: 'queued' }));
   worker.on('message', (message: { type: 'info' | 'error'; text: string; detail?: unknown }) => {
     if (message.type === 'info') options.log.info(message.text);
     else options.log.error({ detail: message.detail }, message.text);

@@ -1,27 +1,51 @@
 import { sql } from 'kysely';
-import type { FilterNode } from './filter-node.ts';
 import type { Database } from '../../db/schema.ts';
+import type { Backend } from '../backend.ts';
+import type { SearchActivity } from '../search-activity.ts';
+import type { FilterNode } from './filter-node.ts';
 import { filterSql } from './filter.ts';
 import { postgresSearchIndex } from './postgres.ts';
+import { expandedQuery } from './query-expansion.ts';
+import { deleteSnippetsOf } from './snippet-deletion.ts';
 import { sqliteSearchIndex } from './sqlite.ts';
-import type { SearchIndex } from './types.ts';
+import type { DocumentHit, SearchIndex, WeightedTerm } from './types.ts';
 
 export type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit, WeightedTerm } from './types.ts';
 
-const indexes = new WeakMap<Database, SearchIndex>();
-
-/** The full-text index of this database's dialect (one per handle). */
-export function searchIndex(database: Database): SearchIndex {
-  let index = indexes.get(database);
-  if (!index) {
-    index = database.dialect === 'postgres' ? postgresSearchIndex(database) : sqliteSearchIndex(database);
-    indexes.set(database, index);
-  }
-  return index;
+/** Search as the domain uses it: the backend's index, and what every backend shares. */
+export interface SearchEngine extends SearchIndex {
+  /** Indexed documents of a collection that pass a filter, by path: top-documents without a query. */
+  filteredDocuments(collectionId: string, filter: FilterNode | null, k: number): Promise<DocumentHit[]>;
+  /** `latency_mode: "high"`: the query's terms weighted by pseudo-relevance feedback (query-expansion.ts). */
+  expandedQuery(collectionId: string, query: string, filter: FilterNode | null): Promise<WeightedTerm[]>;
+  /** Deletes these documents' snippets a bounded number at a time, ahead of the documents (snippet-deletion.ts). */
+  deleteSnippetsOf(documentIds: string[]): Promise<void>;
 }
 
-/** Indexed documents of a collection that pass a filter, by path: top-documents without a query. */
-export async function filteredDocuments(database: Database, collectionId: string, filter: FilterNode | null, k: number) {
+/**
+ * The search engine of one database handle on `backend`: one index, made here once. Each query
+ * answered is noted in `activity`, which ingestion paces itself by.
+ */
+export function createSearchEngine(database: Database, backend: Backend, activity: SearchActivity): SearchEngine {
+  const index: SearchIndex = backend === 'postgres' ? postgresSearchIndex(database) : sqliteSearchIndex(database);
+  const answered = <T>(result: Promise<T>) => result.finally(() => activity.noteAnswered());
+  return {
+    topDocuments: (request) => answered(index.topDocuments(request)),
+    topPages: (request) => answered(index.topPages(request)),
+    topSnippets: (request) => answered(index.topSnippets(request)),
+    commonTerms: (...args) => index.commonTerms(...args),
+    indexDocuments: (documentIds) => index.indexDocuments(documentIds),
+    createCollection: (collectionId) => index.createCollection(collectionId),
+    dropCollections: (collectionIds) => index.dropCollections(collectionIds),
+    applyDeletions: () => index.applyDeletions(),
+    upkeepStep: () => index.upkeepStep(),
+    filteredDocuments: (collectionId, filter, k) => answered(filteredDocuments(database, collectionId, filter, k)),
+    expandedQuery: (collectionId, query, filter) => expandedQuery(index, collectionId, query, filter),
+    deleteSnippetsOf: (documentIds) => deleteSnippetsOf(database.db, documentIds),
+  };
+}
+
+async function filteredDocuments(database: Database, collectionId: string, filter: FilterNode | null, k: number): Promise<DocumentHit[]> {
   const condition = filter ? filterSql(filter) : sql`1 = 1`;
   const { rows } = await sql<{ documentId: string; path: string; metadata: string }>`
     select d.id as "documentId", d.path as path, d.metadata as metadata from documents d

@@ -1,7 +1,6 @@
 import { analyze, bm25Weight, queryTerms } from './analyzer.ts';
 import type { FilterNode } from './filter-node.ts';
-import { searchIndex, type WeightedTerm } from './index.ts';
-import type { Database } from '../../db/schema.ts';
+import type { SearchIndex, WeightedTerm } from './types.ts';
 import { queryWeights, relevanceModel, RM3_EXPANSION_TERMS, RM3_FEEDBACK_DOCUMENTS, RM3_MAX_DOCUMENT_SHARE, rm3Query } from './relevance-feedback.ts';
 
 /**
@@ -22,11 +21,10 @@ import { queryWeights, relevanceModel, RM3_EXPANSION_TERMS, RM3_FEEDBACK_DOCUMEN
 const CANDIDATE_TERMS = 2 * RM3_EXPANSION_TERMS;
 
 /** The weighted terms of the expanded query; empty when the query has no searchable term. */
-export async function expandedQuery(database: Database, collectionId: string, query: string, filter: FilterNode | null): Promise<WeightedTerm[]> {
+export async function expandedQuery(index: SearchIndex, collectionId: string, query: string, filter: FilterNode | null): Promise<WeightedTerm[]> {
   const kept = new Set(queryTerms(query));
   const terms = analyze(query).filter((term) => kept.has(term));
   if (terms.length === 0) return [];
-  const index = searchIndex(database);
   const feedback = await index.topSnippets({ collectionId, query, filter, granularity: 'coarse', includeMetadata: false, k: RM3_FEEDBACK_DOCUMENTS, terms: queryWeights(terms) });
   if (feedback.length === 0) return queryWeights(terms);
   const model = relevanceModel(feedback.map((hit) => ({ terms: analyze(hit.content), score: bm25Weight(hit.score) }))).slice(0, CANDIDATE_TERMS);

@@ -29,12 +29,15 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     writer = opened;
     return opened;
   };
+  // Reader threads, opened by the first search (an ingestion thread never searches), closed with the handle.
+  let readers: ReaderPool | null = null;
+  const reader = (): ReaderPool => (readers ??= openReader(database));
   /** `setup` runs once on each reader connection before the query (a temporary table it reads). */
   const run = async <Row>(collectionId: string, query: RawBuilder<unknown>, setup?: string): Promise<Row[]> => {
     const { sql: text, parameters } = query.compile(database.db);
     try {
       // A collection without a search file (nothing indexed yet, or deleted meanwhile) matches nothing.
-      return await openReader(database).all<Row>(searchFilePath(sqlitePathOf(database), collectionId), text, parameters, setup);
+      return await reader().all<Row>(searchFilePath(sqlitePathOf(database), collectionId), text, parameters, setup);
     } catch (error) {
       // Nor does one whose file is being created this instant (its tables come in one transaction).
       if (error instanceof SQLite.SqliteError && /no such (fts5 )?table/.test(error.message)) return [];
@@ -313,14 +316,9 @@ function sqlitePathOf(database: Database): string {
   return database.sqlitePath;
 }
 
-const readers = new WeakMap<Database, ReaderPool>();
-
-/** One pool of reader threads per database handle, opened by its first search (an ingestion thread never searches), closed with it. */
+/** A pool of reader threads over the database's search files, closed with the handle. */
 function openReader(database: Database): ReaderPool {
-  const existing = readers.get(database);
-  if (existing) return existing;
   const pool = openReaderPool({ databasePath: sqlitePathOf(database), threads: database.searchThreads ?? defaultReaderThreads() });
   beforeDestroy(database, () => pool.close());
-  readers.set(database, pool);
   return pool;
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { openDocumentFile } from '../../domain/documents.ts';
 import { verifyFileToken, verifyPageImageToken } from '../../domain/file-links.ts';
 import { NotFound } from '../../domain/errors.ts';
-import { fileMessages } from '../../domain/file-store.ts';
+import { fileMessages } from '../../file-store.ts';
 import { getPageImage } from '../../domain/page-images.ts';
 import { errorResponses } from '../plugins/errors.ts';
 import { dependencyUnavailable } from '../../dependencies.ts';

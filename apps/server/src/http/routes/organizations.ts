@@ -15,7 +15,7 @@ import {
 } from '../../domain/organizations.ts';
 import type { AppContext } from '../context.ts';
 
-export const organizationRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { database }) => {
+export const organizationRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { database, engine }) => {
   const tags = ['Organizations'];
   app.post(
     '/api/organizations/get-info',
@@ -35,6 +35,6 @@ export const organizationRoutes: FastifyPluginAsyncZod<AppContext> = async (app,
   app.post(
     '/api/organizations/delete-organization',
     { schema: { tags, body: OrganizationRef, response: { 200: Ok } } },
-    async (request) => deleteOrganization(database, request.dashboardActor, request.body),
+    async (request) => deleteOrganization(database, engine, request.dashboardActor, request.body),
   );
 };

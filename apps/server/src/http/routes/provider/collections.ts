@@ -5,14 +5,14 @@ import { requireWriteAccess } from '../../plugins/api-key-auth.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import type { AppContext } from '../../context.ts';
 
-export const collectionRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { database }) => {
+export const collectionRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { database, engine }) => {
   const tags = ['Collections'];
   app.post(
     '/collections/add-collection',
     { schema: { tags, body: AddCollectionRequest, response: { 201: DefaultResponse, ...errorResponses(403, 409) } } },
     async (request, reply) => {
       requireWriteAccess(request);
-      return reply.status(201).send(await addCollection(database, request.actor, request.body));
+      return reply.status(201).send(await addCollection(database, engine, request.actor, request.body));
     },
   );
   app.post(
@@ -25,7 +25,7 @@ export const collectionRoutes: FastifyPluginAsyncZod<AppContext> = async (app, {
     { schema: { tags, body: DeleteCollectionRequest, response: { 200: DefaultResponse, ...errorResponses(403, 404) } } },
     async (request) => {
       requireWriteAccess(request);
-      return deleteCollection(database, request.actor, request.body);
+      return deleteCollection(database, engine, request.actor, request.body);
     },
   );
 };

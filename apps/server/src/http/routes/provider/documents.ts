@@ -18,14 +18,14 @@ import { requireWriteAccess } from '../../plugins/api-key-auth.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import type { AppContext } from '../../context.ts';
 
-export const documentRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { database }) => {
+export const documentRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { database, engine }) => {
   const tags = ['Documents'];
   app.post(
     '/documents/add-document',
     { schema: { tags, body: AddDocumentRequest, response: { 200: DefaultResponse, 201: DefaultResponse, ...errorResponses(403, 404, 409) } } },
     async (request, reply) => {
       requireWriteAccess(request);
-      const { created } = await addDocument(database, request.actor, request.body);
+      const { created } = await addDocument(database, engine, request.actor, request.body);
       return reply.status(created ? 201 : 200).send({ message: 'Success!' });
     },
   );
@@ -34,7 +34,7 @@ export const documentRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { d
     { schema: { tags, body: UpdateDocumentRequest, response: { 200: DefaultResponse, ...errorResponses(400, 403, 404) } } },
     async (request) => {
       requireWriteAccess(request);
-      return updateDocument(database, request.actor, request.body);
+      return updateDocument(database, engine, request.actor, request.body);
     },
   );
   app.post(
@@ -42,7 +42,7 @@ export const documentRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { d
     { schema: { tags, body: DeleteDocumentRequest, response: { 200: DeleteDocumentResponse, ...errorResponses(403, 404) } } },
     async (request) => {
       requireWriteAccess(request);
-      return deleteDocuments(database, request.actor, request.body);
+      return deleteDocuments(database, engine, request.actor, request.body);
     },
   );
   app.post(

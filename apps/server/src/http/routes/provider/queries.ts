@@ -18,23 +18,23 @@ import type { AppContext } from '../../context.ts';
  */
 const serializerCompiler = () => (data: unknown) => JSON.stringify(data);
 
-export const queryRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { database }) => {
+export const queryRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { database, engine }) => {
   const tags = ['Queries'];
   // 404: unknown collection or reranker; 429: the reranker's byte budget.
   const errors = errorResponses(404, 429);
   app.post(
     '/queries/top-documents',
     { schema: { tags, body: TopDocumentsRequest, response: { 200: TopDocumentsResponse, ...errors } }, serializerCompiler },
-    async (request) => topDocuments(database, request.actor, request.body),
+    async (request) => topDocuments(database, engine, request.actor, request.body),
   );
   app.post(
     '/queries/top-pages',
     { schema: { tags, body: TopPagesRequest, response: { 200: TopPagesResponse, ...errors } }, serializerCompiler },
-    async (request) => topPages(database, request.actor, request.body),
+    async (request) => topPages(database, engine, request.actor, request.body),
   );
   app.post(
     '/queries/top-snippets',
     { schema: { tags, body: TopSnippetsRequest, response: { 200: TopSnippetsResponse, ...errors } }, serializerCompiler },
-    async (request) => topSnippets(database, request.actor, request.body),
+    async (request) => topSnippets(database, engine, request.actor, request.body),
   );
 };

@@ -4,10 +4,10 @@ import { getStatus } from '../../../domain/documents.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import type { AppContext } from '../../context.ts';
 
-export const statusRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { database }) => {
+export const statusRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { database, engine }) => {
   app.post(
     '/status/get-status',
     { schema: { tags: ['Status'], body: StatusRequest.nullish(), response: { 200: StatusResponse, ...errorResponses(404) } } },
-    async (request) => getStatus(database, request.actor, request.body ?? {}),
+    async (request) => getStatus(database, engine, request.actor, request.body ?? {}),
   );
 };

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
-import { lockFileHashes } from '../db/file-locks.ts';
-import type { Database, DB } from '../db/schema.ts';
+import { lockFileHashes } from './db/file-locks.ts';
+import type { Database, DB } from './db/schema.ts';
 
 /**
  * Where raw bytes live, named by their SHA-256: a folder (SQLite, one machine), PostgreSQL or an
@@ -17,7 +17,7 @@ export interface ObjectStore {
    */
   readonly small?: { maxBytes: number; write(trx: Kysely<DB>, hash: string, bytes: Buffer): Promise<void> };
   write(hash: string, bytes: Buffer): Promise<void>;
-  /** The bytes, or a rejection when nothing is stored under the hash. */
+  /** The bytes; rejects with ObjectMissing when nothing is stored under the hash, with another error when the store cannot be reached. */
   read(hash: string): Promise<Buffer>;
   /** `db`: the database or the transaction in progress, where objects kept in the database are looked for. */
   exists(hash: string, db: Kysely<DB>): Promise<boolean>;
@@ -46,6 +46,7 @@ export interface FileStore {
    * meanwhile) removed it; it is written again.
    */
   keep(database: Database, trx: Kysely<DB>, hash: string, bytes: Buffer): Promise<void>;
+  /** Rejects with ObjectMissing when nothing is stored under the hash (see ObjectStore.read). */
   read(hash: string): Promise<Buffer>;
   stream(hash: string): Promise<Readable>;
   /** Removes the objects of these hashes that no document references any more. */
@@ -65,6 +66,17 @@ export const SMALL_OBJECT_BYTES = 128 * 1024;
 export const fileMessages = {
   missing: 'The raw document data is missing from storage.',
 } as const;
+
+/**
+ * A read that found nothing stored under the hash: the document's own fault (its data is gone for
+ * good). Any other failure of a read means the store could not be reached, and is retried later.
+ */
+export class ObjectMissing extends Error {
+  constructor(readonly hash: string) {
+    super(fileMessages.missing);
+    this.name = 'ObjectMissing';
+  }
+}
 
 export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 

@@ -1,0 +1,64 @@
+import { DependencyUnavailable, isDatabaseUnreachable } from '../../dependencies.ts';
+import { ObjectMissing } from '../../file-store.ts';
+
+/** The object store could not be read (anything but "no such object"): its own outage, not the document's fault. */
+export class ObjectStoreUnreachable extends Error {
+  constructor(readonly cause: unknown) {
+    super(`The object store could not be reached: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'ObjectStoreUnreachable';
+  }
+}
+
+/** Reads through `read`, telling a missing object (rethrown as is) from a store that cannot be reached. */
+export async function readObject(read: (hash: string) => Promise<Buffer>, hash: string): Promise<Buffer> {
+  try {
+    return await read(hash);
+  } catch (error) {
+    throw error instanceof ObjectMissing ? error : new ObjectStoreUnreachable(error);
+  }
+}
+
+/** Socket errors of a connection refused, cut or timed out (the database's or the object store's). */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+/** PostgreSQL: admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections. */
+const POSTGRES_DOWN = new Set(['57P01', '57P02', '57P03', '53300']);
+/** What `pg` says when its connection ends under it, or a connection cannot be had in time. */
+const CONNECTION_LOST = /connection terminated|terminating connection|connection error|not queryable|timeout exceeded when trying to connect|connect ECONNREFUSED/i;
+
+/**
+ * Whether an error means a dependency is away (the database unreachable, the object store not
+ * answering) rather than anything about the work: the work waits and is retried, never failed.
+ */
+export function isDependencyDown(error: unknown): boolean {
+  if (error instanceof ObjectStoreUnreachable || error instanceof DependencyUnavailable || isDatabaseUnreachable(error)) return true;
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (NETWORK_CODES.has(code) || POSTGRES_DOWN.has(code) || code.startsWith('08'))) return true;
+  return typeof message === 'string' && CONNECTION_LOST.test(message);
+}
+
+/**
+ * How long ingestion waits before trying again while a dependency is down: doubling from
+ * `firstMs` to `mostMs`, said once in the log when the outage begins and once when it ends.
+ */
+export class Backoff {
+  private waitMs = 0;
+
+  constructor(
+    private readonly log: { info(message: string): void } | undefined,
+    private readonly firstMs = 500,
+    private readonly mostMs = 30_000,
+  ) {}
+
+  /** The next wait after a failure for want of a dependency. */
+  failed(error: unknown): number {
+    if (this.waitMs === 0) this.log?.info(`ingest: waiting for a dependency to come back (${error instanceof Error ? error.message : String(error)}); documents stay queued`);
+    this.waitMs = Math.min(this.mostMs, this.waitMs === 0 ? this.firstMs : this.waitMs * 2);
+    return this.waitMs;
+  }
+
+  /** Work went through: the next outage starts from the first wait again. */
+  succeeded(): void {
+    if (this.waitMs > 0) this.log?.info('ingest: dependencies are back; the queue drains');
+    this.waitMs = 0;
+  }
+}
