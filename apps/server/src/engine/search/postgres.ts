@@ -7,6 +7,7 @@ import { DocumentPaths } from './document-paths.ts';
 import { filterCandidates, filterExclusions, filterSql } from './filter.ts';
 import { canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
 import type { FilterNode } from './filter-node.ts';
+import { contentOfRow, type PageSlice, pageContent, snippetContent } from './slices.ts';
 import type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
 
 /** A search's values, the parameters of its statement. */
@@ -168,15 +169,15 @@ export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Dat
       return rankHits(rows, request.k, (hit) => [hit.path]);
     },
     async topPages(request) {
-      const content = request.includeContent ? 'p.content' : 'null';
-      const rows = await search(request, `pages ${content} ${request.includeMetadata}`, (values, kept) => {
+      const content = request.includeContent ? contentOfRow('p') : sql`null`;
+      const rows = await search(request, `pages ${request.includeContent} ${request.includeMetadata}`, (values, kept) => {
         const document = documentColumns(request.includeMetadata, 'p');
-        return sql<PageHit & { weight: number }>`
+        return sql<PageHit & PageSlice & { weight: number }>`
         ${withBestRows(values.kthOffset, best('pages', values, kept))}
-        select ${document.columns}, p.page_index as "pageIndex", ${sql.raw(content)} as content, t.weight as weight
+        select ${document.columns}, p.page_index as "pageIndex", ${content} as content, p.start_index as "sliceStart", p.end_index as "sliceEnd", t.weight as weight
         from t join pages p on p.seq = t."rowSeq" ${document.join} where ${canBeAmongK}`;
       });
-      return rankHits(await paths.withPaths(rows), request.k, (hit) => [hit.path, hit.pageIndex]);
+      return rankHits(await paths.withPaths(rows), request.k, (hit) => [hit.path, hit.pageIndex]).map((hit) => pageContent(hit, request.includeContent));
     },
     async topSnippets(request) {
       const rows = await search(request, `${request.granularity} ${request.includeMetadata}`, (values, kept) => {
@@ -184,10 +185,10 @@ export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Dat
         return sql<SnippetHit & { weight: number }>`
         ${withBestRows(values.kthOffset, best(request.granularity, values, kept))}
         select ${document.columns}, c.start_index as "startIndex", c.end_index as "endIndex",
-               c.page_start as "pageStart", c.page_end as "pageEnd", c.content as content, t.weight as weight
+               c.page_start as "pageStart", c.page_end as "pageEnd", ${contentOfRow('c')} as content, t.weight as weight
         from t join chunks c on c.seq = t."rowSeq" ${document.join} where ${canBeAmongK}`;
       });
-      return rankHits(await paths.withPaths(rows), request.k, (hit) => [hit.path, hit.startIndex]);
+      return rankHits(await paths.withPaths(rows), request.k, (hit) => [hit.path, hit.startIndex]).map(snippetContent);
     },
     async commonTerms(collectionId, granularity, terms, share) {
       const collectionKey = terms.length === 0 ? null : (collectionKeys.get(collectionId) ?? (await readKey(collectionId)));
@@ -324,9 +325,11 @@ interface SourceRow {
   seq: number;
   collection_id: string;
   document_id: string;
+  /** A document's text; a page's or snippet's, sliced from it (empty as read). */
   text: string;
-  /** Where the row's text starts in its document's text. */
+  /** Where the row's text starts and ends in its document's text. */
   start: number;
+  end: number;
 }
 
 /**
@@ -358,27 +361,26 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
 
   await sql`delete from search_rows where document_seq = any(${documentSeqs}::bigint[])`.execute(trx);
   await sql`delete from search_postings where document_seq = any(${documentSeqs}::bigint[])`.execute(trx);
+  // Pages and snippets are offsets into their document's text (slices.ts), read first.
+  const offsets = sql`seq, collection_id, document_id, '' as text, start_index as start, end_index as "end"`;
   const sources: [Granularity, RawBuilder<SourceRow>][] = [
-    ['documents', sql<SourceRow>`select seq, collection_id, id as document_id, coalesce(text, '') as text, 0 as start from documents where id = any(${documentIds}::text[])`],
-    ['pages', sql<SourceRow>`select seq, collection_id, document_id, content as text, start_index as start from pages where document_id = any(${documentIds}::text[])`],
-    [
-      'coarse',
-      sql<SourceRow>`select seq, collection_id, document_id, content as text, start_index as start from chunks where document_id = any(${documentIds}::text[]) and granularity = 'coarse'`,
-    ],
-    [
-      'fine',
-      sql<SourceRow>`select seq, collection_id, document_id, content as text, start_index as start from chunks where document_id = any(${documentIds}::text[]) and granularity = 'fine'`,
-    ],
+    ['documents', sql<SourceRow>`select seq, collection_id, id as document_id, coalesce(text, '') as text, 0 as start, 0 as "end" from documents where id = any(${documentIds}::text[])`],
+    ['pages', sql<SourceRow>`select ${offsets} from pages where document_id = any(${documentIds}::text[])`],
+    ['coarse', sql<SourceRow>`select ${offsets} from chunks where document_id = any(${documentIds}::text[]) and granularity = 'coarse'`],
+    ['fine', sql<SourceRow>`select ${offsets} from chunks where document_id = any(${documentIds}::text[]) and granularity = 'fine'`],
   ];
   // A document's text analysed once: its pages and snippets are slices of it (analyzer.ts).
   const texts = new Map<string, TextTerms>();
+  const documentTexts = new Map<string, string>();
   const termsOf = async (granularity: Granularity, row: SourceRow): Promise<string[]> => {
     if (granularity === 'documents') {
+      documentTexts.set(row.document_id, row.text);
       if (row.text.length > ANALYZED_ONCE_CHARS) return analyzeYielding(row.text);
       const terms = textTerms(row.text);
       texts.set(row.document_id, terms);
       return terms.all();
     }
+    row.text = (documentTexts.get(row.document_id) ?? '').slice(Number(row.start), Number(row.end));
     const text = texts.get(row.document_id);
     return text ? text.slice(Number(row.start), row.text) : analyzeYielding(row.text);
   };

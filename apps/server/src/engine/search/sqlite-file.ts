@@ -50,23 +50,66 @@ export function searchFilePath(sqlitePath: string, collectionId: string): string
   return join(searchDirectory(sqlitePath), `${collectionId}.db`);
 }
 
-/** Rows (rowid, text) of each granularity in the main file, for a set of documents, by rowid. */
+/**
+ * Rows of each granularity in the main file, for a set of documents, by rowid: a document's text,
+ * and its pages' and snippets' offsets into it (their text is that slice, slices.ts).
+ */
 const sources: Record<Granularity, (documents: string) => string> = {
-  documents: (documents) => `select d.seq as rowid, coalesce(d.text, '') as text, d.id as document, 0 as start from source.documents d where d.id in (${documents})`,
-  pages: (documents) => `select p.seq as rowid, p.content as text, p.document_id as document, p.start_index as start from source.pages p where p.document_id in (${documents})`,
+  documents: (documents) => `select d.seq as rowid, coalesce(d.text, '') as text, d.id as document, 0 as start, 0 as end from source.documents d where d.id in (${documents})`,
+  pages: (documents) => `select p.seq as rowid, '' as text, p.document_id as document, p.start_index as start, p.end_index as end from source.pages p where p.document_id in (${documents})`,
   coarse: (documents) =>
-    `select c.seq as rowid, c.content as text, c.document_id as document, c.start_index as start from source.chunks c where c.document_id in (${documents}) and c.granularity = 'coarse'`,
+    `select c.seq as rowid, '' as text, c.document_id as document, c.start_index as start, c.end_index as end from source.chunks c where c.document_id in (${documents}) and c.granularity = 'coarse'`,
   fine: (documents) =>
-    `select c.seq as rowid, c.content as text, c.document_id as document, c.start_index as start from source.chunks c where c.document_id in (${documents}) and c.granularity = 'fine'`,
+    `select c.seq as rowid, '' as text, c.document_id as document, c.start_index as start, c.end_index as end from source.chunks c where c.document_id in (${documents}) and c.granularity = 'fine'`,
 };
 const seqColumn: Record<Granularity, string> = { documents: 'd.seq', pages: 'p.seq', coarse: 'c.seq', fine: 'c.seq' };
 interface SourceRow {
   rowid: number;
+  /** A document's text; empty for a page or snippet, whose text is the slice [start, end) of it. */
   text: string;
-  /** The row's document, and where its text starts in the document's text. */
   document: string;
   start: number;
+  end: number;
 }
+
+/**
+ * The analyzed terms of a collection's rows, documents first: a document's text is analyzed once
+ * and its pages and snippets are slices of it (analyzer.ts); a text past ANALYZED_ONCE_CHARS is
+ * analyzed alone, in slices (analyzedText): a 60 MB document's rows analyzed at once took the
+ * thread past 3 GB.
+ */
+class RowTerms {
+  private readonly texts = new Map<string, string>();
+  private readonly terms = new Map<string, TextTerms>();
+
+  async of(granularity: Granularity, row: SourceRow): Promise<string[]> {
+    const content = this.contentOf(granularity, row);
+    return content.length > ANALYZED_ONCE_CHARS ? splitTerms(await analyzedText(content)) : this.small(granularity, row, content);
+  }
+
+  /** The same without yielding, for a rebuild inside one transaction. */
+  ofNow(granularity: Granularity, row: SourceRow): string[] {
+    const content = this.contentOf(granularity, row);
+    return content.length > ANALYZED_ONCE_CHARS ? analyze(content) : this.small(granularity, row, content);
+  }
+
+  private contentOf(granularity: Granularity, row: SourceRow): string {
+    if (granularity !== 'documents') return (this.texts.get(row.document) ?? '').slice(row.start, row.end);
+    this.texts.set(row.document, row.text);
+    return row.text;
+  }
+
+  private small(granularity: Granularity, row: SourceRow, content: string): string[] {
+    if (granularity === 'documents') {
+      const terms = textTerms(content);
+      this.terms.set(row.document, terms);
+      return terms.all();
+    }
+    const text = this.terms.get(row.document);
+    return text ? text.slice(row.start, content) : analyze(content);
+  }
+}
+const splitTerms = (joined: string): string[] => (joined === '' ? [] : joined.split(' '));
 
 export interface SearchWriter {
   /**
@@ -232,21 +275,9 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string): P
   // The write lock is taken by a plain row update first, so a busy file refuses the transaction
   // before any indexing work. Not `begin immediate`: that would lock the main file too.
   const takeLock = connection.prepare('update index_writes set writes = writes + 1');
-  // Rows a page at a time. A document's text is analyzed once and its pages and snippets are
-  // slices of it (analyzer.ts); a text past ANALYZED_ONCE_CHARS is analyzed alone, in slices
-  // (analyzedText): a 60 MB document's rows read and analyzed at once took the thread past 3 GB.
+  // Rows a page at a time, documents first (RowTerms).
   const analyzeRows = async (documents: string): Promise<AnalyzedRows> => {
-    const texts = new Map<string, TextTerms>();
-    const termsOf = async (granularity: Granularity, row: SourceRow): Promise<string> => {
-      if (row.text.length > ANALYZED_ONCE_CHARS) return analyzedText(row.text);
-      if (granularity === 'documents') {
-        const terms = textTerms(row.text);
-        texts.set(row.document, terms);
-        return terms.all().join(' ');
-      }
-      const text = texts.get(row.document);
-      return (text ? text.slice(row.start, row.text) : analyze(row.text)).join(' ');
-    };
+    const terms = new RowTerms();
     const analyzed: AnalyzedRows = [];
     let large = false;
     for (const [i, [rows]] of rowsOf.entries()) {
@@ -256,7 +287,7 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string): P
         if (page.length === 0) break;
         for (const row of page) {
           large ||= row.text.length >= COLLECT_AFTER_CHARS;
-          granularity.push([row.rowid, await termsOf(GRANULARITIES[i]!, row)]);
+          granularity.push([row.rowid, (await terms.of(GRANULARITIES[i]!, row)).join(' ')]);
         }
         after = page.at(-1)!.rowid;
       }
@@ -377,11 +408,12 @@ export function rebuildCollection(sqlitePath: string, collectionId: string): voi
         if (ids.length === 0) break;
         last = ids.at(-1)!;
         const documents = JSON.stringify(ids);
-        for (const { insert, rows } of pages) {
+        const terms = new RowTerms();
+        for (const [i, { insert, rows }] of pages.entries()) {
           for (let after = 0; ; ) {
             const page = rows.all(documents, after);
             if (page.length === 0) break;
-            for (const row of page) insert.run(row.rowid, analyze(row.text).join(' '));
+            for (const row of page) insert.run(row.rowid, terms.ofNow(GRANULARITIES[i]!, row).join(' '));
             after = page.at(-1)!.rowid;
           }
         }

@@ -8,6 +8,7 @@ import { canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, rankingTerms
 import { defaultReaderThreads, openReaderPool, type ReaderPool } from './reader-pool.ts';
 import { ftsMatch, ftsTable, type Granularity, openSearchWriter, type SearchWriter, searchFilePath } from './sqlite-file.ts';
 import type { FilterNode } from './filter-node.ts';
+import { contentSql, type PageSlice, pageContent, snippetContent } from './slices.ts';
 import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
 
 /**
@@ -218,13 +219,14 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
       return rankHits(rows, request.k, (hit) => [hit.path]);
     },
     async topPages(request) {
-      const rows = await top<PageHit & { weight: number }>(
+      const rows = await top<PageHit & PageSlice & { weight: number }>(
         'pages',
         request,
         (rowid) => sql`join pages p on p.seq = ${sql.raw(rowid)} join documents d on d.id = p.document_id`,
-        sql`d.id as documentId, d.path as path, d.metadata as metadata, p.page_index as pageIndex, ${sql.raw(request.includeContent ? 'p.content' : 'null')} as content`,
+        sql`d.id as documentId, d.path as path, d.metadata as metadata, p.page_index as pageIndex,
+            ${request.includeContent ? contentSql('d', 'p') : sql`null`} as content, p.start_index as sliceStart, p.end_index as sliceEnd`,
       );
-      return rankHits(rows, request.k, (hit) => [hit.path, hit.pageIndex]);
+      return rankHits(rows, request.k, (hit) => [hit.path, hit.pageIndex]).map((hit) => pageContent(hit, request.includeContent));
     },
     async topSnippets(request) {
       const rows = await top<SnippetHit & { weight: number }>(
@@ -232,9 +234,9 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
         request,
         (rowid) => sql`join chunks c on c.seq = ${sql.raw(rowid)} join documents d on d.id = c.document_id`,
         sql`d.id as documentId, d.path as path, d.metadata as metadata, c.start_index as startIndex, c.end_index as endIndex,
-            c.page_start as pageStart, c.page_end as pageEnd, c.content as content`,
+            c.page_start as pageStart, c.page_end as pageEnd, ${contentSql('d', 'c')} as content`,
       );
-      return rankHits(rows, request.k, (hit) => [hit.path, hit.startIndex]);
+      return rankHits(rows, request.k, (hit) => [hit.path, hit.startIndex]).map(snippetContent);
     },
     commonTerms,
     indexDocuments: (documentIds) => searchWriter().index(documentIds),
