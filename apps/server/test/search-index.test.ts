@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { analyze, BM25_MIN_IDF, bm25Score } from '../src/engine/search/analyzer.ts';
+import { analyze } from '../src/engine/search/analyzer.ts';
+import { BM25_MIN_IDF, bm25Score } from '../src/engine/search/rank.ts';
 import { searchIndex } from '../src/engine/search/index.ts';
 import { deleteCollectionsOf } from '../src/domain/collections.ts';
 import { indexPostgresDocuments, rebuildPostgresIndex } from '../src/engine/search/postgres.ts';

@@ -2,10 +2,10 @@ import { type CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
 import { COLLECT_AFTER_CHARS, collectGarbage } from '../../memory.ts';
 import { CompiledOnce } from '../../db/compiled-once.ts';
 import type { Database, DB } from '../../db/schema.ts';
-import { ANALYZED_ONCE_CHARS, analyzeInSlices, BM25_B, BM25_K1, BM25_MIN_IDF, type TextTerms, textTerms } from './analyzer.ts';
+import { ANALYZED_ONCE_CHARS, analyzeInSlices, type TextTerms, textTerms } from './analyzer.ts';
 import { DocumentPaths } from './document-paths.ts';
 import { filterCandidates, filterExclusions, filterSql } from './filter.ts';
-import { canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
+import { bm25Sql, canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
 import type { FilterNode } from './filter-node.ts';
 import { contentOfRow, type PageSlice, pageContent, snippetContent } from './slices.ts';
 import type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
@@ -32,9 +32,8 @@ const KEYS_KEPT = 10_000;
 const GRANULARITY_CODES: Record<Granularity, number> = { documents: 0, pages: 1, coarse: 2, fine: 3 };
 
 /**
- * PostgreSQL: BM25 over postings of the analyzer's terms (migration 007), the same formula as
- * SQLite's FTS5 bm25() (k1 1.2, b 0.75, IDF ln((N - n + 0.5) / (n + 0.5)), at least BM25_MIN_IDF), so both
- * backends rank the same data the same way. Statistics are per collection and granularity:
+ * PostgreSQL: BM25 over postings of the analyzer's terms (migration 007), the engine's formula
+ * (rank.ts) as on SQLite, so both backends rank the same data the same way. Statistics are per collection and granularity:
  * `search_postings` (collection key, granularity, term, row) -> term frequency and row length,
  * read for the query's terms only (their count is the document frequency), and `search_stats`,
  * rows and tokens added up from deltas that the indexing transaction and deletions append
@@ -118,12 +117,12 @@ export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Dat
   };
 
   /**
-   * The best rows of one granularity: (rowSeq, weight), at most k + slack, best first. FTS5's
-   * arithmetic, step for step: idf * (tf * (k1 + 1)) / (tf + k1 * (1 - b + b * length / avgdl)).
+   * The best rows of one granularity: (rowSeq, weight), at most k + slack, best first, by the
+   * engine's BM25 (rank.ts).
    * A filter's `kept` drops matched rows of other documents after the document frequencies are
    * counted. Each term's part is multiplied by its weight (1 for a plain query; relevance
    * feedback's otherwise). Values are only interpolated (compiled once, compiled-once.ts).
-   * FTS5's "idf <= 0" is tested on the ratio (ln x <= 0 exactly when x <= 1): PostgreSQL inlines
+   * The "idf <= 0" is tested on the ratio (ln x <= 0 exactly when x <= 1): PostgreSQL inlines
    * `weighted` and would take the logarithm twice a posting, once for the test and once for the
    * weight (fine snippets at 10 MB, pgbench, 8 clients, four alternating pairs: 3,254 -> 3,620
    * queries/s).
@@ -145,11 +144,11 @@ export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Dat
         ) p
       ),
       weighted as (
-        select m.row_seq, m.document_seq, m.weight, (s.n - m.df + 0.5) / (m.df + 0.5) as idf_ratio,
-               (m.tf * (${BM25_K1}::float8 + 1.0)) / (m.tf + ${BM25_K1}::float8 * (1.0 - ${BM25_B}::float8 + ${BM25_B}::float8 * m.length / (s.tokens / s.n))) as tf_part
+        select m.row_seq, m.document_seq, m.weight, ${bm25Sql.idfRatio(sql`s.n`, sql`m.df`)} as idf_ratio,
+               ${bm25Sql.term(sql`m.tf`, sql`m.length`, sql`(s.tokens / s.n)`)} as tf_part
         from matched m cross join stats s
       )
-      select w.row_seq as "rowSeq", sum(w.weight * case when w.idf_ratio <= 1 then ${sql.lit(BM25_MIN_IDF)}::float8 else ln(w.idf_ratio) end * w.tf_part) as weight
+      select w.row_seq as "rowSeq", sum(w.weight * ${bm25Sql.idf(sql`w.idf_ratio`)} * w.tf_part) as weight
       from weighted w
       ${kept}
       group by w.row_seq

@@ -1,4 +1,5 @@
-import { analyze, bm25Weight, queryTerms } from './analyzer.ts';
+import { analyze, queryTerms } from './analyzer.ts';
+import { bm25Weight } from './rank.ts';
 import type { FilterNode } from './filter-node.ts';
 import { searchIndex, type WeightedTerm } from './index.ts';
 import type { Database } from '../../db/schema.ts';
