@@ -16,7 +16,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   await sql`alter table documents add column text_astral integer not null default 0`.execute(db);
   if (postgres) {
-    await sql`update documents set text_astral = 1 where text ~ '[\U00010000-\U0010FFFF]'`.execute(db);
+    await sql`update documents set text_astral = 1 where text ~ ${'[\\U00010000-\\U0010FFFF]'}`.execute(db);
   } else {
     // UTF-8 writes a character outside the Basic Multilingual Plane with a lead byte F0-F4, and
     // nothing else with one.
