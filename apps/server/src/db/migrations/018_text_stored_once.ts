@@ -28,6 +28,24 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   if (!postgres) await sql`vacuum`.execute(db);
 }
 
-export async function down(): Promise<void> {
-  throw new Error('018_text_stored_once: the pages and snippets content columns cannot be brought back by a migration.');
+/**
+ * Pages and snippets get their text back, sliced from their document's (in JavaScript, where the
+ * offsets count). SQLite: the search files of this format are not those of earlier versions;
+ * remove the data folder's `-search` folder before starting one, which rebuilds them.
+ */
+export async function down(db: Kysely<unknown>): Promise<void> {
+  for (const table of ['pages', 'chunks']) {
+    await sql`alter table ${sql.table(table)} add column content text not null default ''`.execute(db);
+    for (let after = 0; ; ) {
+      const { rows } = await sql<{ seq: number; start_index: number; end_index: number; text: string | null }>`
+        select r.seq, r.start_index, r.end_index, d.text from ${sql.table(table)} r join documents d on d.id = r.document_id
+        where r.seq > ${after} order by r.seq limit 500`.execute(db);
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        await sql`update ${sql.table(table)} set content = ${(row.text ?? '').slice(row.start_index, row.end_index)} where seq = ${row.seq}`.execute(db);
+      }
+      after = Number(rows.at(-1)!.seq);
+    }
+  }
+  await sql`alter table documents drop column text_astral`.execute(db);
 }

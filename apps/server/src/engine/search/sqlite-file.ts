@@ -129,8 +129,6 @@ export interface SearchWriter {
    * place of any older rows.
    */
   index(documentIds: string[]): Promise<void>;
-  /** Nothing: a collection's search file is made by its first indexing. */
-  createCollection(collectionId: string): Promise<void>;
   /** Removes these collections' search files. */
   dropCollections(collectionIds: string[]): Promise<void>;
   /**
@@ -219,8 +217,6 @@ export function openSearchWriter(sqlitePath: string): SearchWriter {
       // Applied deletions are dropped afterwards; after a crash in between they apply again, harmlessly.
       if (last > 0) await whenUnlocked(() => clearDeletions.run(last));
     },
-    // A collection's file comes with its first indexing: an empty collection costs no file.
-    async createCollection() {},
     async dropCollections(collectionIds) {
       for (const collectionId of collectionIds) {
         forget(collectionId);

@@ -21,7 +21,7 @@ import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit, Weig
  * whoever indexes.
  */
 export function sqliteSearchIndex(database: Database): SearchIndex {
-  // Opened by the first write: ingestion, or the server creating and deleting collections.
+  // Opened by the first write: ingestion, or the server deleting collections.
   let writer: SearchWriter | null = null;
   const searchWriter = (): SearchWriter => {
     if (writer) return writer;
@@ -179,7 +179,8 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     },
     commonTerms,
     indexDocuments: (documentIds) => searchWriter().index(documentIds),
-    createCollection: (collectionId) => searchWriter().createCollection(collectionId),
+    // A collection's search file comes with its first indexing: an empty collection costs no file.
+    createCollection: async () => {},
     dropCollections: (collectionIds) => searchWriter().dropCollections(collectionIds),
     applyDeletions: () => searchWriter().index([]),
     upkeepStep: async () => (writer ? writer.mergeStep() : false),
