@@ -318,7 +318,7 @@ async function measureJudged(sift: Sift, cisi: Cisi): Promise<JudgedFigures> {
  * holding only CISI (`alone`), one pass of the 76 queries on each in turn, the order swapped every
  * pass, after warm passes on each: both are measured under the same machine load.
  */
-async function measurePaired(beside: Sift, alone: Sift, cisi: Cisi): Promise<PairedFigures> {
+export async function measurePaired(beside: Sift, alone: Sift, cisi: Cisi): Promise<PairedFigures> {
   await beside.quiet();
   await alone.quiet();
   const kinds = [

@@ -37,6 +37,8 @@ export interface Sift {
   base: string;
   dialect: Dialect;
   dataDir: string;
+  /** PostgreSQL: the server's database, on a schema of its own. */
+  databaseUrl?: string;
   process: ChildProcess;
   /** API key of each organization asked for, by name. */
   keys: Record<string, string>;
@@ -143,6 +145,7 @@ export async function startSift(options: {
     base,
     dialect: options.dialect,
     dataDir,
+    databaseUrl,
     process: child,
     keys,
     sdk: (organization) => new ZeroEntropy({ apiKey: keys[organization]!, baseURL: `${base}/v1`, timeout: 600_000 }),

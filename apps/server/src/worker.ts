@@ -1,4 +1,4 @@
-import { loadConfigOrExit } from './config.ts';
+import { keepNewFilesPrivate, loadConfigOrExit } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { tuneForIngestion } from './engine/queue/claims.ts';
 import { startHeartbeat } from './engine/ingest/heartbeat.ts';
@@ -18,6 +18,7 @@ import { openFileStore } from './storage/open-file-store.ts';
  */
 // Before any thread starts (see memory.ts).
 configureThreadHeaps();
+keepNewFilesPrivate();
 const config = loadConfigOrExit();
 const database = await openDatabase(config);
 await tuneForIngestion(database);

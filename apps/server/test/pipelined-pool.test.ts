@@ -11,7 +11,7 @@ const url = process.env.TEST_POSTGRES_URL;
 const pools: { end(): Promise<void> }[] = [];
 const open = (size: number) => {
   const overflow = new pg.Pool({ connectionString: url, max: 2 });
-  const pool = new PipelinedPool(size, () => new PreparedStatementsClient({ connectionString: url, pipeline: true }), overflow);
+  const pool = new PipelinedPool(size, (socket) => new PreparedStatementsClient({ connectionString: url, pipeline: true, stream: () => socket }), overflow);
   pools.push(pool, overflow);
   return pool;
 };

@@ -139,7 +139,7 @@ describe.runIf(onPostgres)('scale-out with an S3-compatible object store', () =>
     for (const server of [cluster.a, cluster.b]) {
       const ready = await fetch(`${server.url}/health/ready`);
       expect(ready.status).toBe(200);
-      expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', queue: 'ok' } });
+      expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', queue: 'ok', object_store: 'ok' } });
       const metrics = await (await fetch(`${server.url}/metrics`)).text();
       expect(metrics).toContain('sift_queue_documents{status="indexed"}');
       expect(metrics).toContain('sift_db_pool_connections{state="total"}');

@@ -58,7 +58,10 @@ async function backToMigration006(database: Database) {
   if (database.dialect === 'postgres') {
     await sql`drop trigger search_documents_removed on documents`.execute(db);
     await sql`drop function search_documents_removed`.execute(db);
-    for (const table of ['search_stats', 'search_postings', 'search_rows', 'search_collections']) await sql.raw(`drop table ${table}`).execute(db);
+    // Migration 019's postings, a table per collection.
+    const { rows } = await sql<{ name: string }>`select relname as name from pg_class where relnamespace = current_schema()::regnamespace and relkind = 'r' and relname ~ '^search_postings_[0-9]+$'`.execute(db);
+    for (const { name } of rows) await sql`drop table ${sql.table(name)}`.execute(db);
+    for (const table of ['search_stats', 'search_rows', 'search_collections']) await sql.raw(`drop table ${table}`).execute(db);
     await sql`drop function search_rows_added`.execute(db);
     await sql`drop function search_rows_removed`.execute(db);
     await sql`alter table documents add column text_tsv tsvector generated always as (to_tsvector('english', left(coalesce(text, ''), 500000))) stored`.execute(db);
@@ -75,7 +78,7 @@ async function backToMigration006(database: Database) {
     }
     old.close();
   }
-  await sql`delete from kysely_migration where name in ('007_collection_index', '011_compact_postings')`.execute(db);
+  await sql`delete from kysely_migration where name in ('007_collection_index', '011_compact_postings', '014_covering_postings', '019_postings_by_collection')`.execute(db);
 }
 
 test('an index of migration 006 moves to one index per collection on start, every document found as before', async () => {

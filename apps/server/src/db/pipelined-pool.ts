@@ -1,9 +1,11 @@
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
-import type { Socket } from 'node:net';
+import { Socket } from 'node:net';
 import type pg from 'pg';
 
 interface Member {
   client: pg.Client;
+  /** The connection's socket, made here and handed to pg (its `stream` option), so writes can be held (holdWrites). */
+  socket: Socket;
   ready: Promise<unknown>;
   /** Queries handed out on this connection and not yet released. */
   inFlight: number;
@@ -61,18 +63,21 @@ export const STALL_MS = 20;
  * answered is looked at after the event loop has read the sockets (setImmediate): judged from
  * the time of its last answer, a busy event loop made every connection look stalled and sent
  * searches to the slower pool (50 clients while ingesting: 895 searches/s against 1,280).
- * pg's Pool cannot pipeline (it checks a client out for one query), hence this.
+ * pg's Pool cannot pipeline (it checks a client out for one query), hence this; the pipelining
+ * itself is pg's (its `pipeline` option), and the sockets are made here, so holding their writes
+ * reaches into no field of pg's.
  */
 export class PipelinedPool implements PostgresPool {
   readonly #members: (Member | undefined)[];
-  readonly #open: () => pg.Client;
+  readonly #open: (socket: Socket) => pg.Client;
   readonly #overflow: Pick<PostgresPool, 'connect'>;
   readonly #waiting: Waiter[] = [];
   #stallWatch = false;
   #ended = false;
   #overflowed = 0;
 
-  constructor(size: number, open: () => pg.Client, overflow: Pick<PostgresPool, 'connect'>) {
+  /** `open` makes a client in pipeline mode on the socket it is given (`stream: () => socket`). */
+  constructor(size: number, open: (socket: Socket) => pg.Client, overflow: Pick<PostgresPool, 'connect'>) {
     this.#members = new Array(Math.max(1, size)).fill(undefined);
     this.#open = open;
     this.#overflow = overflow;
@@ -167,12 +172,11 @@ export class PipelinedPool implements PostgresPool {
    */
   #holdWrites(member: Member): void {
     if (member.corked) return;
-    const stream = (member.client as unknown as { connection: { stream: Socket } }).connection.stream;
     member.corked = true;
-    stream.cork();
+    member.socket.cork();
     setImmediate(() => {
       member.corked = false;
-      stream.uncork();
+      member.socket.uncork();
     });
   }
 
@@ -189,8 +193,9 @@ export class PipelinedPool implements PostgresPool {
   }
 
   #member(): Member {
-    const client = this.#open();
-    const member: Member = { client, ready: client.connect(), inFlight: 0, answered: 0, stalled: false, live: true, corked: false };
+    const socket = new Socket();
+    const client = this.#open(socket);
+    const member: Member = { client, socket, ready: client.connect(), inFlight: 0, answered: 0, stalled: false, live: true, corked: false };
     // A connection the database dropped is replaced by the next caller; the queries on it fail.
     const lost = () => {
       member.live = false;

@@ -14,7 +14,9 @@ import * as smallFilesInSqlite from './013_small_files_in_sqlite.ts';
 import * as coveringPostings from './014_covering_postings.ts';
 import * as coveringStatusCounts from './015_covering_status_counts.ts';
 import * as documentUsagePending from './016_document_usage_pending.ts';
+import * as sessions from './017_sessions.ts';
 import * as textStoredOnce from './018_text_stored_once.ts';
+import * as postingsByCollection from './019_postings_by_collection.ts';
 
 /**
  * Migrations by name; Kysely runs them in name order. Each area adds its own file here
@@ -36,5 +38,7 @@ export const migrations: Record<string, Migration> = {
   '014_covering_postings': coveringPostings,
   '015_covering_status_counts': coveringStatusCounts,
   '016_document_usage_pending': documentUsagePending,
+  '017_sessions': sessions,
   '018_text_stored_once': textStoredOnce,
+  '019_postings_by_collection': postingsByCollection,
 };

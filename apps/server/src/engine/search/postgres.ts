@@ -1,4 +1,4 @@
-import { type CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
+import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
 import { COLLECT_AFTER_CHARS, collectGarbage } from '../../memory.ts';
 import { CompiledOnce } from '../../db/compiled-once.ts';
 import type { Database, DB } from '../../db/schema.ts';
@@ -32,10 +32,103 @@ const KEYS_KEPT = 10_000;
 const GRANULARITY_CODES: Record<Granularity, number> = { documents: 0, pages: 1, coarse: 2, fine: 3 };
 
 /**
+ * A collection's postings table (migration 019): each collection's postings in a table of their
+ * own, made when its first documents are indexed and dropped with it, so a search reads only its
+ * collection's index and statistics, and its plan is made for them, whatever other organizations
+ * hold (one table for all: a 1,460-abstract collection's top-documents p50 rose 33% beside another
+ * organization's 20 MB). Not partitions of one parent: a statement on a partitioned table locks
+ * every partition when run on a plan made once, and a query naming a partition locks the parent.
+ */
+export const postingsTable = (collectionKey: number): RawBuilder<unknown> => sql.table(`search_postings_${collectionKey}`);
+
+/** Stands for the postings table in a statement compiled once for every collection (withPostingsOf). */
+const POSTINGS_STANDIN = sql.table('search_postings_standin');
+
+/** A statement compiled with POSTINGS_STANDIN, made to read this collection's postings. */
+function withPostingsOf<Row>(collectionKey: number, query: CompiledQuery<Row>): CompiledQuery<Row> {
+  return CompiledQuery.raw(query.sql.replaceAll('"search_postings_standin"', `"search_postings_${collectionKey}"`), [...query.parameters]) as CompiledQuery<Row>;
+}
+
+/** PostgreSQL's undefined_table: a postings table dropped with its collection. */
+const UNDEFINED_TABLE = '42P01';
+
+/**
+ * The collection's postings table unless it has one. Fixed-width columns first (no alignment
+ * padding in each of the many rows); the primary key holds the rest (migration 014: a search reads
+ * the index alone); the document's index serves reindexing and deletion.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function createPostingsTable(db: Kysely<any>, collectionKey: number): Promise<void> {
+  const table = postingsTable(collectionKey);
+  await sql`
+    create table if not exists ${table} (
+      row_seq bigint not null,
+      document_seq bigint not null,
+      tf integer not null,
+      length integer not null,
+      granularity smallint not null,
+      term text collate "C" not null,
+      primary key (granularity, term, row_seq) include (document_seq, tf, length)
+    )`.execute(db);
+  await sql`create index if not exists ${sql.id(`search_postings_${collectionKey}_document`)} on ${table} (document_seq)`.execute(db);
+}
+
+/**
+ * The postings tables (and keys) these documents' collections lack, each made in a transaction
+ * of its own before the indexing one: two indexing transactions making one table together would
+ * have the second fail once the first commits. A table another server made meanwhile is taken.
+ */
+async function createPostingsTablesOf(db: Kysely<DB>, documentIds: string[]): Promise<void> {
+  const { rows } = await sql<{ key: string | null; collection_id: string }>`
+    select distinct d.collection_id, k.key from documents d left join search_collections k on k.collection_id = d.collection_id
+    where d.id = any(${documentIds}::text[]) and (k.key is null or to_regclass('search_postings_' || k.key) is null)`.execute(db);
+  for (const row of rows) {
+    const key =
+      row.key ??
+      (await sql<{ key: string }>`
+        with made as (insert into search_collections (collection_id) values (${row.collection_id}) on conflict do nothing returning key)
+        select key from made union all select key from search_collections where collection_id = ${row.collection_id}`.execute(db)).rows[0]?.key;
+    // No key: the collection is being deleted (its documents go with it).
+    if (key === undefined) continue;
+    try {
+      await createPostingsTable(db, Number(key));
+    } catch (error) {
+      // unique_violation or duplicate_table: made by another server at the same moment.
+      if (!['23505', '42P07'].includes((error as { code?: string }).code ?? '')) throw error;
+    }
+  }
+}
+
+/**
+ * Drops the postings tables of collections no longer there: their key goes with the collection
+ * (a foreign key's cascade), so the tables are found by their names. One still in use past the
+ * lock timeout (a vacuum of it) is left for the next time (applyDeletions): the collection is
+ * gone already, and nothing searches it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function dropOrphanedPostings(db: Kysely<any>): Promise<void> {
+  const { rows } = await sql<{ name: string }>`
+    select c.relname as name from pg_class c
+    where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r' and c.relname ~ '^search_postings_[0-9]+$'
+      and not exists (select 1 from search_collections k where 'search_postings_' || k.key = c.relname)`.execute(db);
+  for (const { name } of rows) {
+    try {
+      await sql`drop table if exists ${sql.table(name)}`.execute(db);
+    } catch (error) {
+      if ((error as { code?: string }).code !== LOCK_NOT_AVAILABLE) throw error;
+    }
+  }
+}
+
+/** PostgreSQL's lock_not_available: lock_timeout passed (db/database.ts LOCK_WAIT_MS). */
+const LOCK_NOT_AVAILABLE = '55P03';
+
+/**
  * PostgreSQL: BM25 over postings of the analyzer's terms (migration 007), the engine's formula
  * (rank.ts) as on SQLite, so both backends rank the same data the same way. Statistics are per collection and granularity:
- * `search_postings` (collection key, granularity, term, row) -> term frequency and row length,
- * read for the query's terms only (their count is the document frequency), and `search_stats`,
+ * a table of postings per collection (postingsTable, migration 019), (granularity, term, row) ->
+ * term frequency and row length, read for the query's terms only (their count is the document
+ * frequency), and `search_stats`,
  * rows and tokens added up from deltas that the indexing transaction and deletions append
  * (triggers on `search_rows`), so concurrent indexing never waits on one counter row. Postings
  * and rows belong to their document (`documents.seq`) and go with it: a trigger on `documents`
@@ -82,7 +175,11 @@ export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Dat
    * 1.63-2.24).
    * `shape` names what changes the statement's text: the kind of search and its options.
    */
-  const search = async <Row>(request: SearchRequest, shape: string, statement: (values: SearchValues, kept: RawBuilder<unknown>) => RawBuilder<Row>): Promise<Row[]> => {
+  const search = async <Row>(
+    request: SearchRequest,
+    shape: string,
+    statement: (values: SearchValues, kept: RawBuilder<unknown>, postings: RawBuilder<unknown>) => RawBuilder<Row>,
+  ): Promise<Row[]> => {
     const terms = rankingTerms(request);
     if (terms.length === 0) return [];
     const collectionKey = collectionKeys.get(request.collectionId) ?? (await readKey(request.collectionId));
@@ -95,21 +192,30 @@ export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Dat
       limit: request.k + RANK_SLACK,
       kthOffset: kthOffset(request.k),
     };
-    if (!request.filter) return onePipelined(compiled.compiled(db, shape, (slots) => statement(slots, sql``), values));
-    const filter = request.filter;
-    return (filteredSearchesDb ?? db).connection().execute(async (connection) => {
-      const kept = await passingKept(connection, request.collectionId, filter);
-      return kept ? (await statement(values, kept).execute(connection)).rows : [];
-    });
+    try {
+      if (!request.filter) return await onePipelined(withPostingsOf(collectionKey, compiled.compiled(db, shape, (slots) => statement(slots, sql``, POSTINGS_STANDIN), values)));
+      const filter = request.filter;
+      return await (filteredSearchesDb ?? db).connection().execute(async (connection) => {
+        const kept = await passingKept(connection, request.collectionId, filter);
+        return kept ? (await statement(values, kept, postingsTable(collectionKey)).execute(connection)).rows : [];
+      });
+    } catch (error) {
+      // Its postings dropped with it (another server deleted the collection meanwhile): nothing to find.
+      if ((error as { code?: string }).code !== UNDEFINED_TABLE) throw error;
+      collectionKeys.delete(request.collectionId);
+      return [];
+    }
   };
 
   /**
-   * A collection's key as the database has it, kept; null while it has none (nothing indexed,
-   * hence no postings). Callers look among the kept ones first (`collectionKeys.get(id) ??`),
+   * A collection's key as the database has it, kept; null while it has none or no postings table
+   * yet (nothing indexed). Callers look among the kept ones first (`collectionKeys.get(id) ??`),
    * without awaiting: a search's every call.
    */
   const readKey = async (collectionId: string): Promise<number | null> => {
-    const [row] = await onePipelined(sql<{ key: string }>`select key from search_collections where collection_id = ${collectionId}`.compile(db));
+    const [row] = await onePipelined(
+      sql<{ key: string }>`select key from search_collections where collection_id = ${collectionId} and to_regclass('search_postings_' || key) is not null`.compile(db),
+    );
     if (!row) return null;
     if (collectionKeys.size >= KEYS_KEPT) collectionKeys.delete(collectionKeys.keys().next().value!);
     collectionKeys.set(collectionId, Number(row.key));
@@ -127,7 +233,7 @@ export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Dat
    * weight (fine snippets at 10 MB, pgbench, 8 clients, four alternating pairs: 3,254 -> 3,620
    * queries/s).
    */
-  const best = (granularity: Granularity, values: SearchValues, kept: RawBuilder<unknown>): RawBuilder<unknown> => sql`
+  const best = (granularity: Granularity, values: SearchValues, kept: RawBuilder<unknown>, postings: RawBuilder<unknown>): RawBuilder<unknown> => sql`
       with stats as materialized (
         select coalesce(sum(rows), 0)::float8 as n, coalesce(sum(tokens), 0)::float8 as tokens
         from search_stats where collection_id = ${values.collectionId} and granularity = ${granularity}
@@ -139,8 +245,8 @@ export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Dat
           -- offset 0: kept a subquery, so each term's postings are one primary-key range, and
           -- their count (the document frequency) is taken there, without sorting every match by
           -- term as a partition would (fine snippets at 10 MB, pgbench: 7,450 -> 8,980 queries/s).
-          select row_seq, document_seq, tf, length, count(*) over ()::float8 as df from search_postings
-          where collection_key = ${values.collectionKey} and granularity = ${GRANULARITY_CODES[granularity]} and term = q.term offset 0
+          select row_seq, document_seq, tf, length, count(*) over ()::float8 as df from ${postings}
+          where granularity = ${GRANULARITY_CODES[granularity]} and term = q.term offset 0
         ) p
       ),
       weighted as (
@@ -160,8 +266,8 @@ export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Dat
       const rows = await search(
         request,
         'documents',
-        (values, kept) => sql<DocumentHit & { weight: number }>`
-        ${withBestRows(values.kthOffset, best('documents', values, kept))}
+        (values, kept, postings) => sql<DocumentHit & { weight: number }>`
+        ${withBestRows(values.kthOffset, best('documents', values, kept, postings))}
         select d.id as "documentId", d.path as path, d.metadata as metadata, t.weight as weight
         from t join documents d on d.seq = t."rowSeq" where ${canBeAmongK}`,
       );
@@ -169,20 +275,20 @@ export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Dat
     },
     async topPages(request) {
       const content = request.includeContent ? contentOfRow('p') : sql`null`;
-      const rows = await search(request, `pages ${request.includeContent} ${request.includeMetadata}`, (values, kept) => {
+      const rows = await search(request, `pages ${request.includeContent} ${request.includeMetadata}`, (values, kept, postings) => {
         const document = documentColumns(request.includeMetadata, 'p');
         return sql<PageHit & PageSlice & { weight: number }>`
-        ${withBestRows(values.kthOffset, best('pages', values, kept))}
+        ${withBestRows(values.kthOffset, best('pages', values, kept, postings))}
         select ${document.columns}, p.page_index as "pageIndex", ${content} as content, p.start_index as "sliceStart", p.end_index as "sliceEnd", t.weight as weight
         from t join pages p on p.seq = t."rowSeq" ${document.join} where ${canBeAmongK}`;
       });
       return rankHits(await paths.withPaths(rows), request.k, (hit) => [hit.path, hit.pageIndex]).map((hit) => pageContent(hit, request.includeContent));
     },
     async topSnippets(request) {
-      const rows = await search(request, `${request.granularity} ${request.includeMetadata}`, (values, kept) => {
+      const rows = await search(request, `${request.granularity} ${request.includeMetadata}`, (values, kept, postings) => {
         const document = documentColumns(request.includeMetadata, 'c');
         return sql<SnippetHit & { weight: number }>`
-        ${withBestRows(values.kthOffset, best(request.granularity, values, kept))}
+        ${withBestRows(values.kthOffset, best(request.granularity, values, kept, postings))}
         select ${document.columns}, c.start_index as "startIndex", c.end_index as "endIndex",
                c.page_start as "pageStart", c.page_end as "pageEnd", ${contentOfRow('c')} as content, t.weight as weight
         from t join chunks c on c.seq = t."rowSeq" ${document.join} where ${canBeAmongK}`;
@@ -197,12 +303,15 @@ export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Dat
       const bound = commonBound(Number(rows[0]?.n ?? 0), share);
       const common = await sql<{ term: string }>`
         select t.term from unnest(${[...terms]}::text[]) as t(term)
-        where (select count(*) from (select 1 from search_postings p
-          where p.collection_key = ${collectionKey} and p.granularity = ${GRANULARITY_CODES[granularity]} and p.term = t.term
+        where (select count(*) from (select 1 from ${postingsTable(collectionKey)} p
+          where p.granularity = ${GRANULARITY_CODES[granularity]} and p.term = t.term
           limit ${bound}) s) >= ${bound}`.execute(db);
       return new Set(common.rows.map((row) => row.term));
     },
-    indexDocuments: (documentIds) => db.transaction().execute((trx) => indexPostgresDocuments(trx, documentIds)),
+    async indexDocuments(documentIds) {
+      await createPostingsTablesOf(db, documentIds);
+      await db.transaction().execute((trx) => indexPostgresDocuments(trx, documentIds));
+    },
     // Its key now, in a transaction of its own: the first indexing transactions of a new collection
     // then find it instead of inserting it together (the second would wait for the first to end).
     // Statistics come with the first rows.
@@ -211,8 +320,12 @@ export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Dat
     },
     async dropCollections(collectionIds) {
       if (collectionIds.length > 0) await sql`delete from search_stats where collection_id = any(${collectionIds}::text[])`.execute(db);
+      await dropOrphanedPostings(db);
     },
-    applyDeletions: () => compactStats(db),
+    async applyDeletions() {
+      await compactStats(db);
+      await dropOrphanedPostings(db);
+    },
     // PostgreSQL's B-trees need no merging; its planner needs statistics, and index-only scans a visibility map.
     upkeepStep: () => vacuumStaleTables(db),
   };
@@ -307,17 +420,27 @@ async function countedUpTo(trx: Kysely<DB>, seqs: RawBuilder<unknown>): Promise<
  * until it has, the planner guesses (right after the judged collection, 1,460 abstracts, was
  * ingested its top-documents answered at p50 17.9 ms, against 6.7 ms after an ANALYZE that took
  * 80 ms), and index-only scans read rows on pages not yet marked all-visible from the table too:
- * the postings (migration 014), and the metadata a filter looks up (20 MB, a filter passing half
+ * the postings (migration 014; a table per collection, vacuumed once it changed much), and the metadata a filter looks up (20 MB, a filter passing half
  * the documents: 4,000 rows read from the table a search, top-documents p50 10.6 ms against 2.8
  * unfiltered, and the index's value column left unused while the statistics had none).
  * One step a quiet period (false): statistics views lag the vacuum by up to a second.
  */
 async function vacuumStaleTables(db: Kysely<DB>): Promise<boolean> {
   const stale = await sql<{ relname: string }>`select relname from pg_stat_user_tables
-    where relid in ('search_postings'::regclass, 'search_rows'::regclass, 'document_metadata'::regclass, 'documents'::regclass)
+    where schemaname = current_schema()
+      and (relname ~ '^search_postings_[0-9]+$' or relid in ('search_rows'::regclass, 'document_metadata'::regclass, 'documents'::regclass))
       and (n_mod_since_analyze >= 1000 + n_live_tup / 10 or n_ins_since_vacuum >= 1000 + n_live_tup / 10)`.execute(db);
   for (const { relname } of stale.rows) await sql`vacuum (analyze) ${sql.id(relname)}`.execute(db);
   return false;
+}
+
+/** Postings of one collection and granularity to be written, column by column. */
+interface Postings {
+  term: string[];
+  seq: number[];
+  document: number[];
+  tf: number[];
+  length: number[];
 }
 
 interface SourceRow {
@@ -356,10 +479,15 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
     on conflict do nothing`.execute(trx);
   const { rows: keys } = await sql<{ collection_id: string; key: number }>`
     select collection_id, key from search_collections where collection_id = any(${collectionIds}::text[])`.execute(trx);
-  const collectionKey = new Map(keys.map((row) => [row.collection_id, row.key]));
+  const collectionKey = new Map(keys.map((row) => [row.collection_id, Number(row.key)]));
 
   await sql`delete from search_rows where document_seq = any(${documentSeqs}::bigint[])`.execute(trx);
-  await sql`delete from search_postings where document_seq = any(${documentSeqs}::bigint[])`.execute(trx);
+  for (const key of new Set(collectionKey.values())) {
+    // Made before this transaction (createPostingsTablesOf) but for the migrations' rebuild.
+    await createPostingsTable(trx, key);
+    const seqs = locked.filter((row) => collectionKey.get(row.collection_id) === key).map((row) => row.seq);
+    await sql`delete from ${postingsTable(key)} where document_seq = any(${seqs}::bigint[])`.execute(trx);
+  }
   // Pages and snippets are offsets into their document's text (slices.ts), read first.
   const offsets = sql`seq, collection_id, document_id, '' as text, start_index as start, end_index as "end"`;
   const sources: [Granularity, RawBuilder<SourceRow>][] = [
@@ -389,13 +517,14 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
   const indexGranularity = async (granularity: Granularity, source: RawBuilder<SourceRow>): Promise<void> => {
     const { rows } = await source.execute(trx);
     const lengths = { collection: [] as string[], seq: [] as number[], document: [] as number[], length: [] as number[] };
-    const postings = { collection: [] as number[], term: [] as string[], seq: [] as number[], document: [] as number[], tf: [] as number[], length: [] as number[] };
-    const flush = async () => {
+    /** Postings not yet written, by collection key: each collection's go to its own table. */
+    const pending = new Map<number, Postings>();
+    const flush = async (collection: number, postings: Postings) => {
       if (postings.term.length === 0) return;
-      await sql`insert into search_postings (collection_key, granularity, term, row_seq, document_seq, tf, length)
-        select c, ${GRANULARITY_CODES[granularity]}::smallint, t, s, d, f, l
-        from unnest(${list(postings.collection)}::bigint[], ${list(postings.term)}, ${list(postings.seq)}::bigint[],
-          ${list(postings.document)}::bigint[], ${list(postings.tf)}::int[], ${list(postings.length)}::int[]) as x(c, t, s, d, f, l)`.execute(trx);
+      await sql`insert into ${postingsTable(collection)} (granularity, term, row_seq, document_seq, tf, length)
+        select ${GRANULARITY_CODES[granularity]}::smallint, t, s, d, f, l
+        from unnest(${list(postings.term)}, ${list(postings.seq)}::bigint[],
+          ${list(postings.document)}::bigint[], ${list(postings.tf)}::int[], ${list(postings.length)}::int[]) as x(t, s, d, f, l)`.execute(trx);
       for (const column of Object.values(postings)) column.length = 0;
     };
     for (const row of rows) {
@@ -407,19 +536,20 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
       lengths.seq.push(row.seq);
       lengths.document.push(document);
       lengths.length.push(terms.length);
+      let postings = pending.get(collection);
+      if (!postings) pending.set(collection, (postings = { term: [], seq: [], document: [], tf: [], length: [] }));
       const frequencies = new Map<string, number>();
       for (const term of terms) frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
       for (const [term, tf] of frequencies) {
-        postings.collection.push(collection);
         postings.term.push(term);
         postings.seq.push(row.seq);
         postings.document.push(document);
         postings.tf.push(tf);
         postings.length.push(terms.length);
       }
-      if (postings.term.length >= 20_000) await flush();
+      if (postings.term.length >= 20_000) await flush(collection, postings);
     }
-    await flush();
+    for (const [collection, postings] of pending) await flush(collection, postings);
     if (lengths.seq.length > 0) {
       await sql`insert into search_rows (collection_id, granularity, row_seq, document_seq, length)
         select c, ${granularity}, s, d, l
