@@ -120,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     storage: storageOf(parsed),
     redisUrl: parsed.REDIS_URL,
     metricsToken: parsed.SIFT_METRICS_TOKEN,
+    models: modelsOf(env),
   };
 }
 
@@ -209,4 +210,55 @@ function readOrCreateSecret(dataDir: string): string {
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+// ---- Models (DESIGN.md "Models"): the embedding model and the reranker an operator provides. ----
+
+const EMBEDDING_PROVIDERS = ['local', 'zeroentropy', 'openai', 'tei', 'ollama'] as const;
+const RERANK_PROVIDERS = ['local', 'zeroentropy', 'cohere', 'tei'] as const;
+/** Providers whose API has no default model: SIFT_*_MODEL must name one (`local`: the model's directory). */
+const NEEDS_MODEL = new Set(['local', 'openai', 'ollama', 'cohere']);
+
+const ModelEnv = z.object({
+  SIFT_EMBEDDING_PROVIDER: z.enum(EMBEDDING_PROVIDERS).optional(),
+  SIFT_EMBEDDING_URL: z.url().optional(),
+  SIFT_EMBEDDING_MODEL: z.string().optional(),
+  SIFT_EMBEDDING_API_KEY: z.string().optional(),
+  SIFT_RERANK_PROVIDER: z.enum(RERANK_PROVIDERS).optional(),
+  SIFT_RERANK_URL: z.url().optional(),
+  SIFT_RERANK_MODEL: z.string().optional(),
+  SIFT_RERANK_API_KEY: z.string().optional(),
+});
+
+/** One configured model: its provider, the provider's base URL (remote), model id or directory, key. */
+export interface ModelProviderConfig<Provider extends string = string> {
+  provider: Provider;
+  url?: string;
+  model?: string;
+  apiKey?: string;
+}
+export interface ModelsConfig {
+  /** Null: no embedding model (lexical search; /models/embed serves the built-in stand-in). */
+  embedding: ModelProviderConfig<(typeof EMBEDDING_PROVIDERS)[number]> | null;
+  /** Null: the built-in reranker. */
+  rerank: ModelProviderConfig<(typeof RERANK_PROVIDERS)[number]> | null;
+}
+
+function modelsOf(env: NodeJS.ProcessEnv): ModelsConfig {
+  const result = ModelEnv.safeParse(Object.fromEntries(Object.entries(env).filter(([key, value]) => key.startsWith('SIFT_') && value !== '')));
+  if (!result.success) throw new ConfigError(`Sift cannot start with these settings:\n${z.prettifyError(result.error)}`);
+  const e = result.data;
+  return {
+    embedding: providerOf('SIFT_EMBEDDING', e.SIFT_EMBEDDING_PROVIDER, e.SIFT_EMBEDDING_URL, e.SIFT_EMBEDDING_MODEL, e.SIFT_EMBEDDING_API_KEY),
+    rerank: providerOf('SIFT_RERANK', e.SIFT_RERANK_PROVIDER, e.SIFT_RERANK_URL, e.SIFT_RERANK_MODEL, e.SIFT_RERANK_API_KEY),
+  };
+}
+
+function providerOf<P extends string>(prefix: string, provider: P | undefined, url?: string, model?: string, apiKey?: string): ModelProviderConfig<P> | null {
+  if (!provider) return null;
+  if (provider !== 'local' && !url) throw new ConfigError(`${prefix}_PROVIDER=${provider} needs ${prefix}_URL, the provider's base URL.`);
+  if (NEEDS_MODEL.has(provider) && !model) {
+    throw new ConfigError(`${prefix}_PROVIDER=${provider} needs ${prefix}_MODEL (${provider === 'local' ? "the model's directory" : "the provider's model id"}).`);
+  }
+  return { provider, url, model, apiKey };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
-/** The `reranker` option of top-documents and top-snippets: the retrieved hits, scored again by that model. */
+/** The `reranker` option of top-documents and top-snippets with the built-in models (no provider configured). */
 let h: Harness;
 let f: Awaited<ReturnType<typeof providerFixtures>>;
 const v1 = (path: string) => `/v1${path}`;
@@ -19,31 +19,33 @@ beforeAll(async () => {
   for (const [path, text] of Object.entries(texts)) await h.call(v1('/documents/add-document'), { collection_name: c, path, content: { type: 'text', text } }, f.keyA);
   await f.workers.idle();
 });
+/** Reranker calls Sift made on the client's behalf (explicit_call 0), all organizations. */
+async function rerankerCalls(): Promise<number> {
+  const rows = await h.database.db.selectFrom('reranker_usage').select(['event_count', 'explicit_call']).execute();
+  return rows.filter((row) => Number(row.explicit_call) === 0).reduce((sum, row) => sum + Number(row.event_count), 0);
+}
 afterAll(async () => {
   await f.workers.stop();
   await h.close();
 });
 
-test('top-documents with a reranker returns the retrieved documents in the order and with the scores of /models/rerank', async () => {
+test('without a configured model, top-documents with a reranker keeps the index order and scores, and counts the call', async () => {
   const query = 'automatic indexing of article titles';
   const plain = await h.call(v1('/queries/top-documents'), { collection_name: c, query, k: 3 }, f.keyA);
   expect(plain.status).toBe(200);
+  const before = await rerankerCalls();
   const reranked = await h.call(v1('/queries/top-documents'), { collection_name: c, query, k: 3, reranker: 'zerank-2' }, f.keyA);
   expect(reranked.status).toBe(200);
-  const paths: string[] = plain.body.results.map((r: { path: string }) => r.path);
-  const model = await h.call(v1('/models/rerank'), { model: 'zerank-2', query, documents: paths.map((path) => texts[path]) }, f.keyA);
-  expect(reranked.body.results.map((r: { path: string; score: number }) => [r.path, r.score])).toEqual(
-    model.body.results.map((r: { index: number; relevance_score: number }) => [paths[r.index], r.relevance_score]),
-  );
+  expect(reranked.body.results).toEqual(plain.body.results);
+  expect(await rerankerCalls()).toBe(before + 1);
 });
 
-test('top-snippets with a reranker scores the snippets with that model', async () => {
+test('without a configured model, top-snippets with a reranker keeps the index order and scores', async () => {
   const query = 'automatic indexing';
+  const plain = await h.call(v1('/queries/top-snippets'), { collection_name: c, query, k: 3 }, f.keyA);
   const reranked = await h.call(v1('/queries/top-snippets'), { collection_name: c, query, k: 3, reranker: 'zerank-2' }, f.keyA);
   expect(reranked.status).toBe(200);
-  const contents: string[] = reranked.body.results.map((r: { content: string }) => r.content);
-  const model = await h.call(v1('/models/rerank'), { model: 'zerank-2', query, documents: contents }, f.keyA);
-  expect(reranked.body.results.map((r: { score: number }) => r.score)).toEqual(contents.map((_, i) => model.body.results.find((m: { index: number }) => m.index === i).relevance_score));
+  expect(reranked.body.results).toEqual(plain.body.results);
 });
 
 test('an unknown reranker is refused with 404 naming the models that exist', async () => {

@@ -2,6 +2,7 @@ import type { ApiKeyPermission } from './api-keys.ts';
 import type { FileLinks, PageImageLinks } from './file-links.ts';
 import type { FileStore } from './file-store.ts';
 import type { ByteRateLimiter } from './models/rate-limit.ts';
+import type { ModelRegistry } from './models/registry.ts';
 
 /**
  * Who calls a provider service, and what the service needs on their behalf: the organization
@@ -18,6 +19,8 @@ export interface ProviderActor {
   pageImageUrl: PageImageLinks;
   /** The reranker's per-organization byte budget, shared by every server (see limits/byte-budget.ts). */
   rerankLimiter: ByteRateLimiter;
+  /** The models this server serves (registry.ts); absent, the built-in ones. */
+  models?: ModelRegistry;
   /** Milliseconds since the epoch; picks the usage minute (tests move it). */
   now?: () => number;
 }

@@ -6,7 +6,8 @@ import { Invalid } from '../errors.ts';
 import { MODEL_MAX_REQUEST_BYTES, MODEL_REQUEST_BYTE_OVERHEAD } from '../limits.ts';
 import type { ProviderActor } from '../provider-actor.ts';
 import { recordEmbedUsage } from './embed-usage.ts';
-import { embedModel } from './registry.ts';
+import { callingModel } from './provider-failure.ts';
+import { builtInModels, type ModelRegistry } from './registry.ts';
 import { utf8Bytes } from '../../engine/models/text.ts';
 
 /** OpenAPI: sum(150 + bytes of s) over the inputs. */
@@ -36,9 +37,9 @@ function toNumbers(vector: Float32Array): number[] {
  * /models/embed: the embeddings, and one embedding usage event for the organization and model
  * (calls, request bytes, tokens).
  */
-export async function embed(database: Database, actor: Pick<ProviderActor, 'organizationId' | 'now'>, input: EmbedRequest): Promise<EmbedResponse> {
+export async function embed(database: Database, actor: Pick<ProviderActor, 'organizationId' | 'now' | 'models'>, input: EmbedRequest): Promise<EmbedResponse> {
   const started = performance.now();
-  const response = await embedTexts(input);
+  const response = await embedTexts(input, actor.models);
   await recordEmbedUsage(database, {
     organizationId: actor.organizationId,
     embeddingModel: input.model,
@@ -54,10 +55,10 @@ export async function embed(database: Database, actor: Pick<ProviderActor, 'orga
  * Embeds each input with the requested model, in input order. Nothing is stored and the
  * vectors depend on nothing but the text, the model and `dimensions`.
  */
-export async function embedTexts(input: EmbedRequest): Promise<EmbedResponse> {
-  const model = embedModel(input.model);
-  const dimensions = input.dimensions ?? model.dimensions[0]!;
-  if (!model.dimensions.includes(dimensions)) {
+export async function embedTexts(input: EmbedRequest, models: ModelRegistry = builtInModels): Promise<EmbedResponse> {
+  const model = models.embedModel(input.model);
+  const dimensions = input.dimensions ?? model.dimensions?.[0];
+  if (model.dimensions && !model.dimensions.includes(dimensions!)) {
     throw new Invalid(`dimensions must be one of ${JSON.stringify(model.dimensions)} for ${model.id}.`);
   }
   const texts = typeof input.input === 'string' ? [input.input] : input.input;
@@ -65,7 +66,11 @@ export async function embedTexts(input: EmbedRequest): Promise<EmbedResponse> {
   if (totalBytes > MODEL_MAX_REQUEST_BYTES) {
     throw new Invalid(`The request is ${totalBytes} bytes; the maximum per request is ${MODEL_MAX_REQUEST_BYTES} bytes.`);
   }
-  const vectors = await model.embed(texts, { inputType: input.input_type, dimensions });
+  const vectors = await callingModel(() => model.embed(texts, { inputType: input.input_type, dimensions }));
+  // A configured model that cannot change its size answers its own: a client asking another is told.
+  if (dimensions !== undefined && vectors.some((vector) => vector.length !== dimensions)) {
+    throw new Invalid(`dimensions ${dimensions} is not available: the configured embedding model gives ${vectors[0]!.length}.`);
+  }
   return {
     results: vectors.map((vector) => ({
       embedding: input.encoding_format === 'base64' ? float32Base64(vector) : toNumbers(vector),

@@ -5,11 +5,13 @@ import { Invalid } from '../errors.ts';
 import { MODEL_MAX_REQUEST_BYTES, MODEL_REQUEST_BYTE_OVERHEAD, RATE_LIMIT_WINDOW_MS, RERANK_BYTES_PER_MINUTE } from '../limits.ts';
 import type { ProviderActor } from '../provider-actor.ts';
 import type { ByteBudget } from './rate-limit.ts';
-import { rerankModel } from './registry.ts';
+import { callingModel } from './provider-failure.ts';
+import { builtInModels } from './registry.ts';
+import type { RerankContext } from '../../engine/models/model.ts';
 import { recordRerankerUsage } from './reranker-usage.ts';
 import { utf8Bytes } from '../../engine/models/text.ts';
 
-export type RerankActor = Pick<ProviderActor, 'organizationId' | 'rerankLimiter' | 'now'>;
+export type RerankActor = Pick<ProviderActor, 'organizationId' | 'rerankLimiter' | 'now' | 'models'>;
 
 /** The reranker's per-organization budget of spec §9, counted as the OpenAPI description counts bytes. */
 export const rerankBudget: ByteBudget = {
@@ -61,10 +63,10 @@ export interface Reranked {
 export async function scoreWithReranker(
   database: Database,
   actor: RerankActor,
-  input: { model: string; query: string; documents: readonly string[]; latency?: ModelLatency | null; explicitCall: boolean },
+  input: { model: string; query: string; documents: readonly string[]; latency?: ModelLatency | null; explicitCall: boolean } & RerankContext,
 ): Promise<Reranked> {
   const started = performance.now();
-  const model = rerankModel(input.model);
+  const model = (actor.models ?? builtInModels).rerankModel(input.model);
   const totalBytes = rerankRequestBytes(input.query, input.documents);
   const limits = await rerankLimitsOf(database, actor.organizationId, input.latency);
   if (totalBytes > limits.maxBytesPerRequest) {
@@ -79,7 +81,7 @@ export async function scoreWithReranker(
   await actor.rerankLimiter.admit(actor.organizationId, totalBytes, limits.bytesPerMinute);
 
   const inferenceStarted = performance.now();
-  const scores = await model.score(input.query, input.documents);
+  const scores = await callingModel(() => model.score(input.query, input.documents, { firstStageScores: input.firstStageScores }));
   const inferenceMs = performance.now() - inferenceStarted;
   const queryTokens = countTokens(input.query);
   const totalTokens = input.documents.reduce((sum, document) => sum + queryTokens + countTokens(document), 0);

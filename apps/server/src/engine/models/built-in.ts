@@ -9,7 +9,12 @@ import type { EmbedModel, RerankModel } from './model.ts';
  * these ids do not mean the vendor's neural models run here.
  */
 export function lexicalReranker(id: string): RerankModel {
-  return { id, score: async (query, documents) => lexicalRelevance(query, documents) };
+  return {
+    id,
+    // Given the index's BM25 scores it keeps them: BM25 with the collection's document frequencies
+    // ranks better than the lexical model can without them (see lexical-relevance.ts).
+    score: async (query, documents, context) => (context?.firstStageScores ? [...context.firstStageScores] : lexicalRelevance(query, documents)),
+  };
 }
 
 export function hashedNgramEmbedder(id: string): EmbedModel {
@@ -18,6 +23,6 @@ export function hashedNgramEmbedder(id: string): EmbedModel {
     id,
     dimensions,
     // Symmetric: queries and documents are embedded alike, so `inputType` changes nothing.
-    embed: async (texts, options) => hashedNgramEmbeddings(texts, options.dimensions),
+    embed: async (texts, options) => hashedNgramEmbeddings(texts, options.dimensions ?? dimensions[0]!),
   };
 }

@@ -12,7 +12,9 @@ import { STOPWORDS, terms } from './text.ts';
  * from a corpus is replaced by fixed values: every content word weighs the same (function words
  * are dropped, as the search index drops them), and lengths are normalised against a fixed
  * passage length of 200 words. Without a collection's idf it ranks below BM25 on a judged collection
- * (CISI: reranking BM25's top 50 lowers nDCG@10 from 0.41 to 0.34; the README gives the forms tried).
+ * (CISI: reranking BM25's top 50 lowers nDCG@10 from 0.41 to 0.34; the README gives the forms tried),
+ * so on the queries' `reranker` option, where the index's BM25 is at hand, the built-in reranker
+ * keeps that instead (built-in.ts); this model answers /models/rerank.
  *
  * score = sum over distinct query terms t of qtf(t)' * tf (k1 + 1) / (tf + k1 (1 - b + b |d| / L)),
  * divided by its ceiling (every term present infinitely often): a share in 0..1, deterministic.

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { fileLinks, pageImageLinks } from '../../../domain/file-links.ts';
 import { rerankBudget } from '../../../domain/models/rerank.ts';
+import { modelRegistry } from '../../../domain/models/registry.ts';
 import { byteBudget } from '../../../limits/byte-budget.ts';
 import type { ProviderActor } from '../../../domain/provider-actor.ts';
 import { type AppContext, dashboardUrl } from '../../context.ts';
@@ -20,6 +21,7 @@ export function provideActor(app: FastifyInstance, context: AppContext): void {
   const { files } = context;
   // Counted where every server of the installation counts (limits/limit-store.ts).
   const rerankLimiter = byteBudget(context.limits, rerankBudget);
+  const models = modelRegistry(context.config.models);
   app.decorateRequest('actor', null as unknown as ProviderActor);
   app.addHook('preHandler', async (request) => {
     const baseUrl = dashboardUrl(context.config, request);
@@ -30,6 +32,7 @@ export function provideActor(app: FastifyInstance, context: AppContext): void {
       fileUrls: fileLinks(context.keyring, baseUrl),
       pageImageUrl: pageImageLinks(context.keyring, baseUrl),
       rerankLimiter,
+      models,
     };
   });
 }
