@@ -74,6 +74,8 @@ interface ShapeResult {
   latency: LatencyRow[];
   /** Seconds waited before the latency runs for the server to go quiet (sift.quiet). */
   quietSeconds: number;
+  /** Bytes of the server's data once quiet (sift.storageBytes), and of the text of every document it then held. */
+  storage: { bytes: number; textBytes: number };
   /** Small documents only. */
   filtered: FilteredRow[];
 }
@@ -134,6 +136,8 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
     }
 
     const results: ShapeResult[] = [];
+    // The text the server holds: CISI's, then each shape's added.
+    let textBytes = cisi ? cisi.documents.reduce((total, document) => total + document.bytes, 0) : 0;
     for (const shape of shapes) {
       const documents = generateCorpus(shape, megabytes);
       await bench.collections.add({ collection_name: shape });
@@ -150,6 +154,8 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
       const floor = buildFloor(documents, floorDir, shape);
       progress(`${shape}: waiting for the server to go quiet, then measuring latency`);
       const quietSeconds = await sift.quiet();
+      textBytes += documents.reduce((total, document) => total + document.bytes, 0);
+      const storage = { bytes: await sift.storageBytes(), textBytes };
       const floorSeconds = FLOOR_TABLES.reduce((sum, table) => sum + floor.indexSeconds[table], 0);
       results.push({
         shape,
@@ -158,6 +164,7 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
         floorMegabytesPerSecond: { textOnce: floor.megabytes / floor.indexSeconds.documents, allTables: floor.megabytes / floorSeconds },
         latency: await measureLatency(sift, bare, shape, floor, queries),
         quietSeconds,
+        storage,
         filtered: shape === 'small' ? await measureFiltered(sift, shape, queries.slice(0, 100)) : [],
       });
       floor.close();
@@ -364,6 +371,15 @@ function printRetrieval(result: RetrievalBenchResult, megabytes: number, queryCo
       'ratio (4 tables)': round(figures.megabytesPerSecond / floor.allTables),
       'server CPU s per MB': round(ingestCpuSeconds / figures.megabytes, 3),
       failed: figures.failedUploads + figures.failedDocuments,
+    })),
+  );
+  console.log(`\nStorage once quiet after each corpus, ${result.dialect === 'postgres' ? "the schema's tables (pg_total_relation_size)" : 'the data folder, write-ahead logs included'}, against the text it holds (target: SQLite <= 3x, PostgreSQL <= 4x)`);
+  console.table(
+    result.shapes.map(({ shape, storage }) => ({
+      'after corpus': SHAPES[shape],
+      'text MB': round(storage.textBytes / 1e6),
+      'stored MB': round(storage.bytes / 1e6),
+      'x text': round(storage.bytes / storage.textBytes),
     })),
   );
   console.log(

@@ -59,6 +59,11 @@ export interface Sift {
    * `limitSeconds`; the seconds waited.
    */
   quiet(limitSeconds?: number): Promise<number>;
+  /**
+   * Bytes the server's data take: SQLite, its data folder (every file, write-ahead logs
+   * included); PostgreSQL, pg_total_relation_size of its schema's tables (indexes and TOAST included).
+   */
+  storageBytes(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -147,6 +152,20 @@ export async function startSift(options: {
     post,
     monitor: monitor.figures,
     cpuSeconds: () => processCpuSeconds(child.pid!),
+    async storageBytes() {
+      if (!databaseUrl) return folderBytes(dataDir);
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ bytes: string }>(
+          `select coalesce(sum(pg_total_relation_size(c.oid)), 0) as bytes from pg_class c
+             where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p', 'm')`,
+        );
+        return Number(rows[0]!.bytes);
+      } finally {
+        await client.end();
+      }
+    },
     async quiet(limitSeconds = 300) {
       const started = performance.now();
       let before = processCpuSeconds(child.pid!);
@@ -308,4 +327,14 @@ export function jsonClient(base: string): { post: Sift['post']; close(): void } 
       request.end(payload);
     });
   return { post, close: () => agent.destroy() };
+}
+
+/** Bytes of every file under a folder. */
+function folderBytes(folder: string): number {
+  let bytes = 0;
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    bytes += entry.isDirectory() ? folderBytes(path) : statSync(path).size;
+  }
+  return bytes;
 }

@@ -25,7 +25,6 @@ test('more rows than one statement holds: every row lands once, with its own val
     document_id: documentId,
     collection_id: collectionId,
     granularity: i % 2 === 0 ? ('fine' as const) : ('coarse' as const),
-    content: `snippet ${i}`,
     start_index: i * 10,
     end_index: i * 10 + 7,
     page_start: i,
@@ -36,8 +35,8 @@ test('more rows than one statement holds: every row lands once, with its own val
   await h.database.db.transaction().execute(async (trx) => {
     for (const statement of statements) await trx.executeQuery(statement);
   });
-  const stored = await h.database.db.selectFrom('chunks').select(['granularity', 'content', 'start_index', 'end_index', 'page_start', 'page_end']).where('document_id', '=', documentId).orderBy('start_index').execute();
+  const stored = await h.database.db.selectFrom('chunks').select(['granularity', 'start_index', 'end_index', 'page_start', 'page_end']).where('document_id', '=', documentId).orderBy('start_index').execute();
   expect(stored.map((row) => ({ ...row, start_index: Number(row.start_index), end_index: Number(row.end_index), page_start: Number(row.page_start), page_end: Number(row.page_end) }))).toEqual(
-    rows.map(({ granularity, content, start_index, end_index, page_start, page_end }) => ({ granularity, content, start_index, end_index, page_start, page_end })),
+    rows.map(({ granularity, start_index, end_index, page_start, page_end }) => ({ granularity, start_index, end_index, page_start, page_end })),
   );
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { existsSync } from 'node:fs';
-import { ensureSearchFiles, ftsTable, GRANULARITIES, searchFilePath } from '../src/engine/search/sqlite-file.ts';
+import { ensureSearchFiles, ftsTable, GRANULARITIES, lengthsTable, searchFilePath } from '../src/engine/search/sqlite-file.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
@@ -58,11 +58,24 @@ describe.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the SQLite search
       ensureSearchFiles(copy);
       const original = new SQLite(searchFilePath(h.database.sqlitePath!, id), { readonly: true });
       const rebuilt = new SQLite(searchFilePath(copy, id), { readonly: true });
+      // What BM25 is computed from (rank.ts): the statistics, each row's length, and each matching
+      // row's frequency of each term.
+      const statistics = (connection: SQLite.Database) => connection.prepare('select * from stats order by granularity').all();
+      expect(statistics(rebuilt)).toEqual(statistics(original));
       for (const granularity of GRANULARITIES) {
         const table = ftsTable(granularity);
-        const ranked = (connection: SQLite.Database) => connection.prepare(`select rowid, rank from ${table} where ${table} match '${match}' order by rank, rowid`).all();
-        expect(ranked(rebuilt).length).toBeGreaterThan(0);
-        expect(ranked(rebuilt)).toEqual(ranked(original));
+        const lengths = (connection: SQLite.Database) => connection.prepare(`select rowid, length from ${lengthsTable(granularity)} order by rowid`).all();
+        expect(lengths(rebuilt)).toEqual(lengths(original));
+        const frequencies = (connection: SQLite.Database) => {
+          connection.exec(`create virtual table if not exists temp.v_${table} using fts5vocab(main, '${table}', 'instance')`);
+          return connection
+            .prepare(
+              `select term, doc, count(*) as tf from temp.v_${table} where doc in (select rowid from ${table} where ${table} match '${match}') group by term, doc order by term, doc`,
+            )
+            .all();
+        };
+        expect(frequencies(rebuilt).length).toBeGreaterThan(0);
+        expect(frequencies(rebuilt)).toEqual(frequencies(original));
       }
       original.close();
       rebuilt.close();
@@ -149,9 +162,13 @@ describe.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the SQLite search
     await expectRankedAsRebuilt(id, '"seal" OR "gull" OR "3"');
   });
 
-  test("a collection's search file comes with it and goes with it", async () => {
+  test("a collection's search file comes with its first indexed document and goes with it", async () => {
     expect((await h.call('/v1/collections/add-collection', { collection_name: 'briefly' }, f.keyA)).status).toBe(201);
     const file = searchFilePath(h.database.sqlitePath!, await collectionId('briefly'));
+    // An empty collection costs no file.
+    expect(existsSync(file)).toBe(false);
+    await h.call('/v1/documents/add-document', { collection_name: 'briefly', path: 'terns.txt', content: { type: 'text', text: 'Terns dive for fish.' } }, f.keyA);
+    await f.workers.idle();
     expect(existsSync(file)).toBe(true);
     expect((await h.call('/v1/collections/delete-collection', { collection_name: 'briefly' }, f.keyA)).status).toBe(200);
     expect(existsSync(file)).toBe(false);

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { analyze, BM25_MIN_IDF, bm25Score } from '../src/engine/search/analyzer.ts';
+import { analyze, queryTermCounts } from '../src/engine/search/analyzer.ts';
+import { BM25_MIN_IDF, bm25Idf, bm25Score, bm25TermWeight } from '../src/engine/search/rank.ts';
 import { deleteCollectionsOf } from '../src/domain/collections.ts';
 import { indexPostgresDocuments, rebuildPostgresIndex } from '../src/engine/search/postgres.ts';
 import { existsSync, rmSync } from 'node:fs';
@@ -114,6 +115,34 @@ describe('one index per collection', () => {
   afterAll(async () => {
     await f.workers.stop();
     await h.close();
+  });
+
+  test("top-documents ranks by the engine's BM25 (rank.ts) over the documents' own text", async () => {
+    const id = await collectionId(h, f.organizationA, 'main');
+    const documents = (await h.database.db.selectFrom('documents').select(['path', 'text']).where('collection_id', '=', id).execute()).map((row) => ({
+      path: row.path,
+      terms: analyze(row.text ?? ''),
+    }));
+    const averageLength = documents.reduce((total, document) => total + document.terms.length, 0) / documents.length;
+    for (const query of SEARCH_QUERIES) {
+      const queryTerms = queryTermCounts(query);
+      const frequency = (term: string) => documents.filter((document) => document.terms.includes(term)).length;
+      const weighed = documents
+        .map((document) => {
+          let weight = 0;
+          for (const { term, count } of queryTerms) {
+            const tf = document.terms.filter((t) => t === term).length;
+            if (tf > 0) weight += count * bm25Idf(documents.length, frequency(term)) * bm25TermWeight(tf, document.terms.length, averageLength);
+          }
+          return { path: document.path, weight: Number(weight.toPrecision(12)) };
+        })
+        .filter((hit) => hit.weight > 0)
+        .sort((a, b) => b.weight - a.weight || (a.path < b.path ? -1 : 1))
+        .slice(0, 10);
+      const served = alone[`documents: ${query}`] as [string, number][];
+      expect(served.map(([path]) => path)).toEqual(weighed.map((hit) => hit.path));
+      served.forEach(([, score], i) => expect(score).toBeCloseTo(bm25Score(weighed[i]!.weight), 9));
+    }
   });
 
   test("a collection's scores and order are the same with and without other organizations' and collections' documents", async () => {

@@ -65,8 +65,7 @@ async function backToMigration006(database: Database) {
     await sql`drop function search_rows_added`.execute(db);
     await sql`drop function search_rows_removed`.execute(db);
     await sql`alter table documents add column text_tsv tsvector generated always as (to_tsvector('english', left(coalesce(text, ''), 500000))) stored`.execute(db);
-    await sql`alter table pages add column tsv tsvector generated always as (to_tsvector('english', left(content, 500000))) stored`.execute(db);
-    await sql`alter table chunks add column tsv tsvector generated always as (to_tsvector('english', content)) stored`.execute(db);
+    // Pages' and snippets' tsv columns read their content, which migration 018 has since dropped.
   } else {
     await sql`drop table search_deletions`.execute(db);
     await sql`create table search_deletions (id integer primary key autoincrement, fts_table text not null, row_id integer not null)`.execute(db);

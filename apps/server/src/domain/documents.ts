@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type {
   AddDocumentRequest,
   DeleteDocumentRequest,
@@ -19,6 +19,7 @@ import { requireCollection } from './collections.ts';
 import { Conflict, DomainError, NotFound } from './errors.ts';
 import { pageImageUrls } from './page-images.ts';
 import type { ProviderActor } from './provider-actor.ts';
+import { contentOfRow, slicedContent } from '../engine/search/slices.ts';
 import { addDocumentEvent, addGroupedDocumentEvent } from './usage-events.ts';
 
 export const documentMessages = {
@@ -267,7 +268,8 @@ export async function getPageInfo(database: Database, actor: ProviderActor, inpu
   const document = await requireDocument(db, collection.collectionId, input.path);
   const page = await db
     .selectFrom('pages')
-    .select(['id', 'page_index', ...(input.include_content ? (['content'] as const) : [])])
+    .select(['id', 'page_index', 'start_index', 'end_index'])
+    .select(input.include_content ? contentOfRow('pages').as('content') : sql<null>`null`.as('content'))
     .where('document_id', '=', document.id)
     .where('page_index', '=', input.page_index)
     .executeTakeFirst();
@@ -279,7 +281,7 @@ export async function getPageInfo(database: Database, actor: ProviderActor, inpu
       collection_name: collection.collectionName,
       path: input.path,
       page_index: page.page_index,
-      content: input.include_content ? ((page as { content?: string }).content ?? null) : null,
+      content: input.include_content ? slicedContent(page.content, page.start_index, page.end_index) : null,
       image_url: imageUrl ?? null,
     },
   };

@@ -15,6 +15,7 @@ import * as coveringPostings from './014_covering_postings.ts';
 import * as coveringStatusCounts from './015_covering_status_counts.ts';
 import * as documentUsagePending from './016_document_usage_pending.ts';
 import * as sessions from './017_sessions.ts';
+import * as textStoredOnce from './018_text_stored_once.ts';
 import * as postingsByCollection from './019_postings_by_collection.ts';
 
 /**
@@ -38,5 +39,6 @@ export const migrations: Record<string, Migration> = {
   '015_covering_status_counts': coveringStatusCounts,
   '016_document_usage_pending': documentUsagePending,
   '017_sessions': sessions,
+  '018_text_stored_once': textStoredOnce,
   '019_postings_by_collection': postingsByCollection,
 };

@@ -36,8 +36,16 @@ export interface RetrievalTables {
     lease_owner: string | null;
     lease_expires_at: number | null;
     attempts: number;
-    /** The parsed text, pages joined; snippets' start_index/end_index point into it. */
+    /**
+     * The parsed text, pages joined, stored once: pages and snippets are offsets into it
+     * (start_index, end_index, in UTF-16 code units), their content sliced from it when returned.
+     */
     text: string | null;
+    /**
+     * 1 when `text` holds characters outside the Basic Multilingual Plane: SQL's substr counts
+     * code points, the offsets UTF-16 units, so such a text's slices are cut in JavaScript (slices.ts).
+     */
+    text_astral: Generated<number>;
     /** UTF-8 bytes of `text` once indexed (status `num_indexed_bytes`). */
     text_bytes: number;
     /** 1 when its pages have images (a PDF, or an image's one page): decided at upload. */
@@ -64,7 +72,6 @@ export interface RetrievalTables {
     document_id: string;
     collection_id: string;
     page_index: number;
-    content: string;
     start_index: number;
     end_index: number;
   };
@@ -73,7 +80,6 @@ export interface RetrievalTables {
     document_id: string;
     collection_id: string;
     granularity: 'coarse' | 'fine';
-    content: string;
     start_index: number;
     end_index: number;
     page_start: number;

@@ -4,6 +4,7 @@ import { bulkInserts } from '../../db/bulk-insert.ts';
 import type { DB } from '../../db/schema.ts';
 import { nowIso } from '../../clock.ts';
 import type { ChunkedDocument } from './chunker.ts';
+import { astralFlag } from '../search/slices.ts';
 
 /** A parsed and chunked document about to be written, and the document row it belongs to. */
 export interface DocumentRows {
@@ -14,7 +15,8 @@ export interface DocumentRows {
 /**
  * The statements that store documents' text, pages and snippets, compiled before the transaction
  * that runs them: `holds` set each document's text only while `owner` still leases it (one per
- * document, in order, so a lost lease is seen), `writes` replace its pages and snippets.
+ * document, in order, so a lost lease is seen), `writes` replace its pages and snippets: their
+ * offsets into that text, which holds their content (slices.ts).
  */
 export function documentRowWrites(db: Kysely<DB>, owner: string, items: DocumentRows[]): { holds: CompiledQuery[]; writes: CompiledQuery[] } {
   const now = nowIso();
@@ -24,6 +26,7 @@ export function documentRowWrites(db: Kysely<DB>, owner: string, items: Document
       .set({
         text: item.chunked.text,
         text_bytes: Buffer.byteLength(item.chunked.text, 'utf8'),
+        text_astral: astralFlag(item.chunked.text),
         num_pages: item.chunked.pages.length,
         updated_at: now,
       })
@@ -44,7 +47,6 @@ export function documentRowWrites(db: Kysely<DB>, owner: string, items: Document
           document_id: job.id,
           collection_id: job.collection_id,
           page_index: page.page_index,
-          content: page.content,
           start_index: page.start_index,
           end_index: page.end_index,
         })),
@@ -59,7 +61,6 @@ export function documentRowWrites(db: Kysely<DB>, owner: string, items: Document
             document_id: job.id,
             collection_id: job.collection_id,
             granularity,
-            content: snippet.content,
             start_index: snippet.start_index,
             end_index: snippet.end_index,
             page_start: snippet.page_span[0],
@@ -72,8 +73,11 @@ export function documentRowWrites(db: Kysely<DB>, owner: string, items: Document
   return { holds, writes };
 }
 
-/** The pages a document was parsed into, in order (none when it was never parsed). */
+/** The pages a document was parsed into, in order, sliced from its text (none when it was never parsed). */
 export async function storedPagesOf(db: Kysely<DB>, documentId: string): Promise<string[]> {
-  const rows = await db.selectFrom('pages').select('content').where('document_id', '=', documentId).orderBy('page_index').execute();
-  return rows.map((row) => row.content);
+  const document = await db.selectFrom('documents').select('text').where('id', '=', documentId).executeTakeFirst();
+  const text = document?.text;
+  if (text === null || text === undefined) return [];
+  const rows = await db.selectFrom('pages').select(['start_index', 'end_index']).where('document_id', '=', documentId).orderBy('page_index').execute();
+  return rows.map((row) => text.slice(row.start_index, row.end_index));
 }

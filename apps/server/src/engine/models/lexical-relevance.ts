@@ -1,3 +1,4 @@
+import { BM25_B, BM25_K1 } from '../search/rank.ts';
 import { STOPWORDS, terms } from './text.ts';
 
 /**
@@ -19,9 +20,9 @@ import { STOPWORDS, terms } from './text.ts';
  * divided by its ceiling (every term present infinitely often): a share in 0..1, deterministic.
  */
 
-/** Okapi BM25's term-frequency saturation and length normalisation, as published. */
-const K1 = 1.2;
-const B = 0.75;
+/** Okapi BM25's term-frequency saturation and length normalisation: the search index's (rank.ts). */
+const K1 = BM25_K1;
+const B = BM25_B;
 /** Robertson's query-term saturation; 1000 makes it practically the raw count. */
 const K3 = 1000;
 /** Words in a typical passage (about a paragraph): stands in for BM25's average document length. */

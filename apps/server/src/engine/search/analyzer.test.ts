@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { chunkPages, cutSnippets } from '../ingest/chunker.ts';
-import { analyze, bm25Score, queryTermCounts, queryTerms, textTerms } from './analyzer.ts';
+import { analyze, queryTermCounts, queryTerms, textTerms } from './analyzer.ts';
+import { bm25Score } from './rank.ts';
 import { rankHits } from './rank.ts';
 
 test('text becomes lower-case Porter stems of its words, stop words dropped, repeats kept', () => {

@@ -178,24 +178,3 @@ export function queryTermCounts(query: string): QueryTerm[] {
   }
   return [...counts].map(([term, count]) => ({ term, count }));
 }
-
-/** Monotonic map of a BM25 weight (0 and up) onto 0..1, the same for every query and backend. */
-export const bm25Score = (weight: number): number => (weight > 0 ? weight / (weight + 10) : 0);
-
-/** The BM25 weight a score stands for: the inverse of bm25Score. */
-export const bm25Weight = (score: number): number => (score > 0 ? (10 * score) / (1 - Math.min(score, 1 - 1e-12)) : 0);
-
-/** BM25's parameters, the same on both backends (FTS5's bm25() uses these values). */
-export const BM25_K1 = 1.2;
-export const BM25_B = 0.75;
-/**
- * FTS5's idf of a term in half the rows or more, where ln((N - n + 0.5) / (n + 0.5)) is 0 or
- * below: such a term still adds a little, so a row holding it ranks above one without it.
- */
-export const BM25_MIN_IDF = 1e-6;
-
-/** FTS5's idf of a term found in `documentFrequency` of `rows` rows. */
-export function bm25Idf(rows: number, documentFrequency: number): number {
-  const idf = Math.log((rows - documentFrequency + 0.5) / (documentFrequency + 0.5));
-  return idf <= 0 ? BM25_MIN_IDF : idf;
-}

@@ -2,11 +2,12 @@ import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
 import { COLLECT_AFTER_CHARS, collectGarbage } from '../../memory.ts';
 import { CompiledOnce } from '../../db/compiled-once.ts';
 import type { Database, DB } from '../../db/schema.ts';
-import { ANALYZED_ONCE_CHARS, analyzeInSlices, BM25_B, BM25_K1, BM25_MIN_IDF, type TextTerms, textTerms } from './analyzer.ts';
+import { ANALYZED_ONCE_CHARS, analyzeInSlices, type TextTerms, textTerms } from './analyzer.ts';
 import { DocumentPaths } from './document-paths.ts';
 import { filterCandidates, filterExclusions, filterSql } from './filter.ts';
-import { canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
+import { bm25Sql, canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
 import type { FilterNode } from './filter-node.ts';
+import { contentOfRow, type PageSlice, pageContent, snippetContent } from './slices.ts';
 import type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
 
 /** A search's values, the parameters of its statement. */
@@ -123,9 +124,8 @@ async function dropOrphanedPostings(db: Kysely<any>): Promise<void> {
 const LOCK_NOT_AVAILABLE = '55P03';
 
 /**
- * PostgreSQL: BM25 over postings of the analyzer's terms (migration 007), the same formula as
- * SQLite's FTS5 bm25() (k1 1.2, b 0.75, IDF ln((N - n + 0.5) / (n + 0.5)), at least BM25_MIN_IDF), so both
- * backends rank the same data the same way. Statistics are per collection and granularity:
+ * PostgreSQL: BM25 over postings of the analyzer's terms (migration 007), the engine's formula
+ * (rank.ts) as on SQLite, so both backends rank the same data the same way. Statistics are per collection and granularity:
  * a table of postings per collection (postingsTable, migration 019), (granularity, term, row) ->
  * term frequency and row length, read for the query's terms only (their count is the document
  * frequency), and `search_stats`,
@@ -223,12 +223,12 @@ export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Dat
   };
 
   /**
-   * The best rows of one granularity: (rowSeq, weight), at most k + slack, best first. FTS5's
-   * arithmetic, step for step: idf * (tf * (k1 + 1)) / (tf + k1 * (1 - b + b * length / avgdl)).
+   * The best rows of one granularity: (rowSeq, weight), at most k + slack, best first, by the
+   * engine's BM25 (rank.ts).
    * A filter's `kept` drops matched rows of other documents after the document frequencies are
    * counted. Each term's part is multiplied by its weight (1 for a plain query; relevance
    * feedback's otherwise). Values are only interpolated (compiled once, compiled-once.ts).
-   * FTS5's "idf <= 0" is tested on the ratio (ln x <= 0 exactly when x <= 1): PostgreSQL inlines
+   * The "idf <= 0" is tested on the ratio (ln x <= 0 exactly when x <= 1): PostgreSQL inlines
    * `weighted` and would take the logarithm twice a posting, once for the test and once for the
    * weight (fine snippets at 10 MB, pgbench, 8 clients, four alternating pairs: 3,254 -> 3,620
    * queries/s).
@@ -250,11 +250,11 @@ export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Dat
         ) p
       ),
       weighted as (
-        select m.row_seq, m.document_seq, m.weight, (s.n - m.df + 0.5) / (m.df + 0.5) as idf_ratio,
-               (m.tf * (${BM25_K1}::float8 + 1.0)) / (m.tf + ${BM25_K1}::float8 * (1.0 - ${BM25_B}::float8 + ${BM25_B}::float8 * m.length / (s.tokens / s.n))) as tf_part
+        select m.row_seq, m.document_seq, m.weight, ${bm25Sql.idfRatio(sql`s.n`, sql`m.df`)} as idf_ratio,
+               ${bm25Sql.term(sql`m.tf`, sql`m.length`, sql`(s.tokens / s.n)`)} as tf_part
         from matched m cross join stats s
       )
-      select w.row_seq as "rowSeq", sum(w.weight * case when w.idf_ratio <= 1 then ${sql.lit(BM25_MIN_IDF)}::float8 else ln(w.idf_ratio) end * w.tf_part) as weight
+      select w.row_seq as "rowSeq", sum(w.weight * ${bm25Sql.idf(sql`w.idf_ratio`)} * w.tf_part) as weight
       from weighted w
       ${kept}
       group by w.row_seq
@@ -274,15 +274,15 @@ export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Dat
       return rankHits(rows, request.k, (hit) => [hit.path]);
     },
     async topPages(request) {
-      const content = request.includeContent ? 'p.content' : 'null';
-      const rows = await search(request, `pages ${content} ${request.includeMetadata}`, (values, kept, postings) => {
+      const content = request.includeContent ? contentOfRow('p') : sql`null`;
+      const rows = await search(request, `pages ${request.includeContent} ${request.includeMetadata}`, (values, kept, postings) => {
         const document = documentColumns(request.includeMetadata, 'p');
-        return sql<PageHit & { weight: number }>`
+        return sql<PageHit & PageSlice & { weight: number }>`
         ${withBestRows(values.kthOffset, best('pages', values, kept, postings))}
-        select ${document.columns}, p.page_index as "pageIndex", ${sql.raw(content)} as content, t.weight as weight
+        select ${document.columns}, p.page_index as "pageIndex", ${content} as content, p.start_index as "sliceStart", p.end_index as "sliceEnd", t.weight as weight
         from t join pages p on p.seq = t."rowSeq" ${document.join} where ${canBeAmongK}`;
       });
-      return rankHits(await paths.withPaths(rows), request.k, (hit) => [hit.path, hit.pageIndex]);
+      return rankHits(await paths.withPaths(rows), request.k, (hit) => [hit.path, hit.pageIndex]).map((hit) => pageContent(hit, request.includeContent));
     },
     async topSnippets(request) {
       const rows = await search(request, `${request.granularity} ${request.includeMetadata}`, (values, kept, postings) => {
@@ -290,10 +290,10 @@ export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Dat
         return sql<SnippetHit & { weight: number }>`
         ${withBestRows(values.kthOffset, best(request.granularity, values, kept, postings))}
         select ${document.columns}, c.start_index as "startIndex", c.end_index as "endIndex",
-               c.page_start as "pageStart", c.page_end as "pageEnd", c.content as content, t.weight as weight
+               c.page_start as "pageStart", c.page_end as "pageEnd", ${contentOfRow('c')} as content, t.weight as weight
         from t join chunks c on c.seq = t."rowSeq" ${document.join} where ${canBeAmongK}`;
       });
-      return rankHits(await paths.withPaths(rows), request.k, (hit) => [hit.path, hit.startIndex]);
+      return rankHits(await paths.withPaths(rows), request.k, (hit) => [hit.path, hit.startIndex]).map(snippetContent);
     },
     async commonTerms(collectionId, granularity, terms, share) {
       const collectionKey = terms.length === 0 ? null : (collectionKeys.get(collectionId) ?? (await readKey(collectionId)));
@@ -447,9 +447,11 @@ interface SourceRow {
   seq: number;
   collection_id: string;
   document_id: string;
+  /** A document's text; a page's or snippet's, sliced from it (empty as read). */
   text: string;
-  /** Where the row's text starts in its document's text. */
+  /** Where the row's text starts and ends in its document's text. */
   start: number;
+  end: number;
 }
 
 /**
@@ -486,27 +488,26 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
     const seqs = locked.filter((row) => collectionKey.get(row.collection_id) === key).map((row) => row.seq);
     await sql`delete from ${postingsTable(key)} where document_seq = any(${seqs}::bigint[])`.execute(trx);
   }
+  // Pages and snippets are offsets into their document's text (slices.ts), read first.
+  const offsets = sql`seq, collection_id, document_id, '' as text, start_index as start, end_index as "end"`;
   const sources: [Granularity, RawBuilder<SourceRow>][] = [
-    ['documents', sql<SourceRow>`select seq, collection_id, id as document_id, coalesce(text, '') as text, 0 as start from documents where id = any(${documentIds}::text[])`],
-    ['pages', sql<SourceRow>`select seq, collection_id, document_id, content as text, start_index as start from pages where document_id = any(${documentIds}::text[])`],
-    [
-      'coarse',
-      sql<SourceRow>`select seq, collection_id, document_id, content as text, start_index as start from chunks where document_id = any(${documentIds}::text[]) and granularity = 'coarse'`,
-    ],
-    [
-      'fine',
-      sql<SourceRow>`select seq, collection_id, document_id, content as text, start_index as start from chunks where document_id = any(${documentIds}::text[]) and granularity = 'fine'`,
-    ],
+    ['documents', sql<SourceRow>`select seq, collection_id, id as document_id, coalesce(text, '') as text, 0 as start, 0 as "end" from documents where id = any(${documentIds}::text[])`],
+    ['pages', sql<SourceRow>`select ${offsets} from pages where document_id = any(${documentIds}::text[])`],
+    ['coarse', sql<SourceRow>`select ${offsets} from chunks where document_id = any(${documentIds}::text[]) and granularity = 'coarse'`],
+    ['fine', sql<SourceRow>`select ${offsets} from chunks where document_id = any(${documentIds}::text[]) and granularity = 'fine'`],
   ];
   // A document's text analysed once: its pages and snippets are slices of it (analyzer.ts).
   const texts = new Map<string, TextTerms>();
+  const documentTexts = new Map<string, string>();
   const termsOf = async (granularity: Granularity, row: SourceRow): Promise<string[]> => {
     if (granularity === 'documents') {
+      documentTexts.set(row.document_id, row.text);
       if (row.text.length > ANALYZED_ONCE_CHARS) return analyzeYielding(row.text);
       const terms = textTerms(row.text);
       texts.set(row.document_id, terms);
       return terms.all();
     }
+    row.text = (documentTexts.get(row.document_id) ?? '').slice(Number(row.start), Number(row.end));
     const text = texts.get(row.document_id);
     return text ? text.slice(Number(row.start), row.text) : analyzeYielding(row.text);
   };

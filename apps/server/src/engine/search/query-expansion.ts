@@ -1,4 +1,5 @@
-import { analyze, bm25Weight, queryTerms } from './analyzer.ts';
+import { analyze, queryTerms } from './analyzer.ts';
+import { bm25Weight } from './rank.ts';
 import type { FilterNode } from './filter-node.ts';
 import type { SearchIndex, WeightedTerm } from './types.ts';
 import { queryWeights, relevanceModel, RM3_EXPANSION_TERMS, RM3_FEEDBACK_DOCUMENTS, RM3_MAX_DOCUMENT_SHARE, rm3Query } from './relevance-feedback.ts';

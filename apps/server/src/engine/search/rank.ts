@@ -1,6 +1,54 @@
 import { type RawBuilder, sql } from 'kysely';
-import { bm25Score, queryTermCounts } from './analyzer.ts';
+import { queryTermCounts } from './analyzer.ts';
 import type { SearchRequest, WeightedTerm } from './types.ts';
+
+/**
+ * BM25, the one ranking of both backends, over statistics the engine keeps per collection and
+ * granularity (rows, total length, row lengths; document frequencies counted from the postings):
+ * a row's weight is the sum over the query's terms of
+ *   weight x idf x tf (k1 + 1) / (tf + k1 (1 - b + b length / average length)),
+ * idf = ln((N - df + 0.5) / (df + 0.5)), at least BM25_MIN_IDF. The same arithmetic in
+ * JavaScript (bm25Idf, bm25TermWeight) and in SQL for both dialects (bm25Sql).
+ */
+export const BM25_K1 = 1.2;
+export const BM25_B = 0.75;
+/**
+ * The idf of a term in half the rows or more, where ln((N - n + 0.5) / (n + 0.5)) is 0 or
+ * below: such a term still adds a little, so a row holding it ranks above one without it.
+ */
+export const BM25_MIN_IDF = 1e-6;
+
+/** The idf of a term found in `documentFrequency` of `rows` rows. */
+export function bm25Idf(rows: number, documentFrequency: number): number {
+  const idf = Math.log((rows - documentFrequency + 0.5) / (documentFrequency + 0.5));
+  return idf <= 0 ? BM25_MIN_IDF : idf;
+}
+
+/** One term's part of a row's weight, before the idf and the query's weight multiply it. */
+export const bm25TermWeight = (tf: number, length: number, averageLength: number): number =>
+  (tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * length) / averageLength));
+
+/** A float8 literal on both dialects (a REAL in SQLite). */
+const float = (value: number): RawBuilder<number> => sql`cast(${sql.lit(value)} as double precision)`;
+
+/**
+ * The same in SQL, given SQL expressions: the ratio whose logarithm is the idf (taken once, where
+ * the ratio is a column: PostgreSQL would otherwise compute it twice, for the test and the value),
+ * the idf of that ratio, and a term's part for a row.
+ */
+export const bm25Sql = {
+  idfRatio: (rows: RawBuilder<unknown>, documentFrequency: RawBuilder<unknown>): RawBuilder<number> =>
+    sql`(${rows} - ${documentFrequency} + 0.5) / (${documentFrequency} + 0.5)`,
+  idf: (ratio: RawBuilder<unknown>): RawBuilder<number> => sql`case when ${ratio} <= 1 then ${float(BM25_MIN_IDF)} else ln(${ratio}) end`,
+  term: (tf: RawBuilder<unknown>, length: RawBuilder<unknown>, averageLength: RawBuilder<unknown>): RawBuilder<number> =>
+    sql`(${tf} * (${float(BM25_K1)} + 1.0)) / (${tf} + ${float(BM25_K1)} * (1.0 - ${float(BM25_B)} + ${float(BM25_B)} * ${length} / ${averageLength}))`,
+};
+
+/** Monotonic map of a BM25 weight (0 and up) onto 0..1, the same for every query and backend. */
+export const bm25Score = (weight: number): number => (weight > 0 ? weight / (weight + 10) : 0);
+
+/** The BM25 weight a score stands for: the inverse of bm25Score. */
+export const bm25Weight = (score: number): number => (score > 0 ? (10 * score) / (1 - Math.min(score, 1 - 1e-12)) : 0);
 
 /**
  * The last step of every search, the same on both backends: the k best of a few more rows than

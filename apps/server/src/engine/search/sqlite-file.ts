@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { COLLECT_AFTER_CHARS, collectGarbage } from '../../memory.ts';
 import { whenUnlocked } from '../../db/sqlite-busy.ts';
-import { ANALYZED_ONCE_CHARS, analyze, analyzedText, type QueryTerm, type TextTerms, textTerms } from './analyzer.ts';
+import { ANALYZED_ONCE_CHARS, analyze, analyzedText, type TextTerms, textTerms } from './analyzer.ts';
 
 /**
  * SQLite search files: one per collection, in a folder beside the main database file and derived
@@ -16,26 +16,37 @@ import { ANALYZED_ONCE_CHARS, analyze, analyzedText, type QueryTerm, type TextTe
  * each, 18 ms, 5 ms (an unlink) and 1 ms, whatever the number of collections. Writes of
  * different collections also take different locks.
  *
- * The tables hold the analyzer's terms (analyzer.ts) separated by spaces, read back by FTS5's
- * `ascii` tokenizer unchanged, so bm25() counts exactly the analyzer's terms. Ingestion writes a
- * collection's file in transactions of its own, so HTTP writes to the main file never wait for
- * full-text indexing; searches read the main file with the collection's file attached
- * (`attach ... as search`). Rows deleted from the main file leave `search_deletions` (migrations
- * 006, 007) for the next write to apply. At start, files of collections that no longer exist go
- * and a collection without its file gets it back, filled from its stored pages, snippets and text.
+ * FTS5 is the postings store and candidate generator: its tables are contentless (`content=''`,
+ * `contentless_delete=1`) and given the analyzer's terms (analyzer.ts) separated by spaces, read
+ * by FTS5's `ascii` tokenizer unchanged; the text itself is stored once, in the main file. The
+ * file also holds the statistics BM25 needs (rank.ts), kept in the indexing transaction: each
+ * granularity's row lengths (`rows_<granularity>`) and its rows and tokens (`stats`); document
+ * frequencies are counted from the postings (FTS5's vocabulary, which a delete updates at once).
+ * FTS5's own bm25() is not used: after contentless deletes its averages drift from the rows left.
+ * Ingestion writes a collection's file in transactions of its own, so HTTP writes to the main
+ * file never wait for full-text indexing; searches read the main file with the collection's file
+ * attached (`attach ... as search`). Rows deleted from the main file leave `search_deletions`
+ * (migrations 006, 007) for the next write to apply. A collection's file is made by its first
+ * indexing (an empty collection has none); at start, files of collections that no longer exist
+ * go, and a collection with indexed documents whose file is missing or of an earlier format
+ * (SEARCH_FORMAT) gets it anew, filled from its documents' text.
  */
 export const GRANULARITIES = ['documents', 'pages', 'coarse', 'fine'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
 
 /** The FTS5 table of a granularity inside a collection's search file. */
 export const ftsTable = (granularity: Granularity): string => `fts_${granularity}`;
+/** The row lengths (in terms) of a granularity, rowid -> length. */
+export const lengthsTable = (granularity: Granularity): string => `rows_${granularity}`;
 
 /**
- * An FTS5 query matching rows holding any of these analyzed terms. A term is repeated as often as
- * the query says it: bm25() sums over phrases, so that is its query term frequency.
+ * The search file's format, its user_version: 2 since migration 018 (contentless FTS5 tables and
+ * the engine's statistics); files of an earlier one are rebuilt at start.
  */
-export const ftsMatch = (terms: readonly (string | QueryTerm)[]): string =>
-  terms.flatMap((term) => (typeof term === 'string' ? [`"${term}"`] : Array<string>(term.count).fill(`"${term.term}"`))).join(' OR ');
+const SEARCH_FORMAT = 2;
+
+/** An FTS5 query matching rows holding any of these analyzed terms. */
+export const ftsMatch = (terms: readonly string[]): string => terms.map((term) => `"${term}"`).join(' OR ');
 
 /** `…/sift.db` -> `…/sift-search`: the folder of the collections' search files. */
 export function searchDirectory(sqlitePath: string): string {
@@ -50,23 +61,66 @@ export function searchFilePath(sqlitePath: string, collectionId: string): string
   return join(searchDirectory(sqlitePath), `${collectionId}.db`);
 }
 
-/** Rows (rowid, text) of each granularity in the main file, for a set of documents, by rowid. */
+/**
+ * Rows of each granularity in the main file, for a set of documents, by rowid: a document's text,
+ * and its pages' and snippets' offsets into it (their text is that slice, slices.ts).
+ */
 const sources: Record<Granularity, (documents: string) => string> = {
-  documents: (documents) => `select d.seq as rowid, coalesce(d.text, '') as text, d.id as document, 0 as start from source.documents d where d.id in (${documents})`,
-  pages: (documents) => `select p.seq as rowid, p.content as text, p.document_id as document, p.start_index as start from source.pages p where p.document_id in (${documents})`,
+  documents: (documents) => `select d.seq as rowid, coalesce(d.text, '') as text, d.id as document, 0 as start, 0 as end from source.documents d where d.id in (${documents})`,
+  pages: (documents) => `select p.seq as rowid, '' as text, p.document_id as document, p.start_index as start, p.end_index as end from source.pages p where p.document_id in (${documents})`,
   coarse: (documents) =>
-    `select c.seq as rowid, c.content as text, c.document_id as document, c.start_index as start from source.chunks c where c.document_id in (${documents}) and c.granularity = 'coarse'`,
+    `select c.seq as rowid, '' as text, c.document_id as document, c.start_index as start, c.end_index as end from source.chunks c where c.document_id in (${documents}) and c.granularity = 'coarse'`,
   fine: (documents) =>
-    `select c.seq as rowid, c.content as text, c.document_id as document, c.start_index as start from source.chunks c where c.document_id in (${documents}) and c.granularity = 'fine'`,
+    `select c.seq as rowid, '' as text, c.document_id as document, c.start_index as start, c.end_index as end from source.chunks c where c.document_id in (${documents}) and c.granularity = 'fine'`,
 };
 const seqColumn: Record<Granularity, string> = { documents: 'd.seq', pages: 'p.seq', coarse: 'c.seq', fine: 'c.seq' };
 interface SourceRow {
   rowid: number;
+  /** A document's text; empty for a page or snippet, whose text is the slice [start, end) of it. */
   text: string;
-  /** The row's document, and where its text starts in the document's text. */
   document: string;
   start: number;
+  end: number;
 }
+
+/**
+ * The analyzed terms of a collection's rows, documents first: a document's text is analyzed once
+ * and its pages and snippets are slices of it (analyzer.ts); a text past ANALYZED_ONCE_CHARS is
+ * analyzed alone, in slices (analyzedText): a 60 MB document's rows analyzed at once took the
+ * thread past 3 GB.
+ */
+class RowTerms {
+  private readonly texts = new Map<string, string>();
+  private readonly terms = new Map<string, TextTerms>();
+
+  async of(granularity: Granularity, row: SourceRow): Promise<string[]> {
+    const content = this.contentOf(granularity, row);
+    return content.length > ANALYZED_ONCE_CHARS ? splitTerms(await analyzedText(content)) : this.small(granularity, row, content);
+  }
+
+  /** The same without yielding, for a rebuild inside one transaction. */
+  ofNow(granularity: Granularity, row: SourceRow): string[] {
+    const content = this.contentOf(granularity, row);
+    return content.length > ANALYZED_ONCE_CHARS ? analyze(content) : this.small(granularity, row, content);
+  }
+
+  private contentOf(granularity: Granularity, row: SourceRow): string {
+    if (granularity !== 'documents') return (this.texts.get(row.document) ?? '').slice(row.start, row.end);
+    this.texts.set(row.document, row.text);
+    return row.text;
+  }
+
+  private small(granularity: Granularity, row: SourceRow, content: string): string[] {
+    if (granularity === 'documents') {
+      const terms = textTerms(content);
+      this.terms.set(row.document, terms);
+      return terms.all();
+    }
+    const text = this.terms.get(row.document);
+    return text ? text.slice(row.start, content) : analyze(content);
+  }
+}
+const splitTerms = (joined: string): string[] => (joined === '' ? [] : joined.split(' '));
 
 export interface SearchWriter {
   /**
@@ -75,8 +129,6 @@ export interface SearchWriter {
    * place of any older rows.
    */
   index(documentIds: string[]): Promise<void>;
-  /** Creates a collection's search file (empty) unless it exists. */
-  createCollection(collectionId: string): Promise<void>;
   /** Removes these collections' search files. */
   dropCollections(collectionIds: string[]): Promise<void>;
   /**
@@ -96,7 +148,8 @@ interface CollectionWriter {
   analyze(documents: string): Promise<AnalyzedRows>;
   write(documents: string, analyzed: AnalyzedRows, lastDeletion: number): void;
 }
-type AnalyzedRows = [number, string][][];
+/** Per granularity, its rows: rowid, terms joined by spaces, and how many terms. */
+type AnalyzedRows = [number, string, number][][];
 
 /** Files a writer keeps open: ingestion goes collection by collection, rarely through many at once. */
 const OPEN_WRITERS = 16;
@@ -147,10 +200,13 @@ export function openSearchWriter(sqlitePath: string): SearchWriter {
       const last = lastDeletion.get()?.id ?? 0;
       if (documentIds.length === 0 && last === 0) return;
       const documents = JSON.stringify(documentIds);
-      const collections = new Set([...collectionsOf.all(documents), ...(last > 0 ? deletionsOf.all(last) : [])].map((row) => row.collection));
+      const indexing = new Set(collectionsOf.all(documents).map((row) => row.collection));
+      const collections = new Set([...indexing, ...(last > 0 ? deletionsOf.all(last) : []).map((row) => row.collection)]);
       for (const collection of collections) {
         // A collection deleted meanwhile gets no file back (its documents went with it).
         if (!collectionExists.get(collection)) continue;
+        // Nor does one without a file that only lost rows: it never had any indexed.
+        if (!indexing.has(collection) && !writers.has(collection) && !existsSync(searchFilePath(sqlitePath, collection))) continue;
         const writer = await writerOf(collection);
         // Analyzed before the write lock is taken: the other ingestion thread writes meanwhile,
         // and a busy retry does not analyze again.
@@ -160,9 +216,6 @@ export function openSearchWriter(sqlitePath: string): SearchWriter {
       }
       // Applied deletions are dropped afterwards; after a crash in between they apply again, harmlessly.
       if (last > 0) await whenUnlocked(() => clearDeletions.run(last));
-    },
-    async createCollection(collectionId) {
-      await writerOf(collectionId);
     },
     async dropCollections(collectionIds) {
       for (const collectionId of collectionIds) {
@@ -210,53 +263,37 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string): P
   connection.prepare('attach database ? as source').run(sqlitePath);
 
   const ids = `select value from json_each(?)`;
-  const applyDeletions = GRANULARITIES.map((granularity) =>
-    connection.prepare(
-      `delete from main.${ftsTable(granularity)} where rowid in (select row_id from source.search_deletions where collection_id = '${collectionId}' and fts_table = '${granularity}' and id <= ?)`,
-    ),
-  );
+  const rows = rowWriter(connection);
+  const deleted = (granularity: Granularity) =>
+    `select row_id from source.search_deletions where collection_id = '${collectionId}' and fts_table = '${granularity}' and id <= ?`;
+  const applyDeletions = GRANULARITIES.map((granularity) => rows.remover(granularity, deleted(granularity)));
   // A document indexed again keeps its seq: its old document-level row goes first. The `+` keeps
   // SQLite on the documents' ids: by the collection index it scanned every document of the
   // collection for each batch (350 ms of 1.35 s of writing 20 MB of small documents, growing).
-  const replaceDocuments = connection.prepare(`delete from main.fts_documents where rowid in (select seq from source.documents where id in (${ids}) and +collection_id = '${collectionId}')`);
-  const rowsOf = GRANULARITIES.map(
-    (granularity) =>
-      [
-        // Documents of the batch in other collections are theirs to index.
-        connection.prepare<[string, number], SourceRow>(
-          `${sources[granularity](ids)} and +${seqColumn[granularity].split('.')[0]}.collection_id = '${collectionId}' and ${seqColumn[granularity]} > ? order by rowid limit 256`,
-        ),
-        connection.prepare(`insert into main.${ftsTable(granularity)} (rowid, content) values (?, ?)`),
-      ] as const,
+  const replaceDocuments = rows.remover('documents', `select seq from source.documents where id in (${ids}) and +collection_id = '${collectionId}'`);
+  const rowsOf = GRANULARITIES.map((granularity) =>
+    // Documents of the batch in other collections are theirs to index.
+    connection.prepare<[string, number], SourceRow>(
+      `${sources[granularity](ids)} and +${seqColumn[granularity].split('.')[0]}.collection_id = '${collectionId}' and ${seqColumn[granularity]} > ? order by rowid limit 256`,
+    ),
   );
   // The write lock is taken by a plain row update first, so a busy file refuses the transaction
   // before any indexing work. Not `begin immediate`: that would lock the main file too.
   const takeLock = connection.prepare('update index_writes set writes = writes + 1');
-  // Rows a page at a time. A document's text is analyzed once and its pages and snippets are
-  // slices of it (analyzer.ts); a text past ANALYZED_ONCE_CHARS is analyzed alone, in slices
-  // (analyzedText): a 60 MB document's rows read and analyzed at once took the thread past 3 GB.
+  // Rows a page at a time, documents first (RowTerms).
   const analyzeRows = async (documents: string): Promise<AnalyzedRows> => {
-    const texts = new Map<string, TextTerms>();
-    const termsOf = async (granularity: Granularity, row: SourceRow): Promise<string> => {
-      if (row.text.length > ANALYZED_ONCE_CHARS) return analyzedText(row.text);
-      if (granularity === 'documents') {
-        const terms = textTerms(row.text);
-        texts.set(row.document, terms);
-        return terms.all().join(' ');
-      }
-      const text = texts.get(row.document);
-      return (text ? text.slice(row.start, row.text) : analyze(row.text)).join(' ');
-    };
+    const terms = new RowTerms();
     const analyzed: AnalyzedRows = [];
     let large = false;
-    for (const [i, [rows]] of rowsOf.entries()) {
-      const granularity: [number, string][] = [];
+    for (const [i, statement] of rowsOf.entries()) {
+      const granularity: [number, string, number][] = [];
       for (let after = 0; ; ) {
-        const page = rows.all(documents, after);
+        const page = statement.all(documents, after);
         if (page.length === 0) break;
         for (const row of page) {
           large ||= row.text.length >= COLLECT_AFTER_CHARS;
-          granularity.push([row.rowid, await termsOf(GRANULARITIES[i]!, row)]);
+          const rowTerms = await terms.of(GRANULARITIES[i]!, row);
+          granularity.push([row.rowid, rowTerms.join(' '), rowTerms.length]);
         }
         after = page.at(-1)!.rowid;
       }
@@ -269,11 +306,9 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string): P
   };
   const write = connection.transaction((documents: string, analyzed: AnalyzedRows, last: number) => {
     takeLock.run();
-    for (const statement of applyDeletions) statement.run(last);
-    replaceDocuments.run(documents);
-    rowsOf.forEach(([, insert], i) => {
-      for (const [rowid, terms] of analyzed[i]!) insert.run(rowid, terms);
-    });
+    for (const remove of applyDeletions) remove(last);
+    replaceDocuments(documents);
+    GRANULARITIES.forEach((granularity, i) => rows.insert(granularity, analyzed[i]!));
   });
   // Each write adds segments to the tables that FTS5 merges only in part; a query looks a term
   // up in every segment, so after a burst of writes it pays for each (fine snippets at 10 MB:
@@ -294,15 +329,72 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string): P
   return { connection, merge, analyze: analyzeRows, write };
 }
 
+/**
+ * The statements that add rows to a collection's index and remove them, keeping its statistics
+ * (row lengths, rows and tokens per granularity) in step, inside the caller's transaction.
+ */
+function rowWriter(connection: SQLite.Database) {
+  const statements = Object.fromEntries(
+    GRANULARITIES.map((granularity) => {
+      const fts = `main.${ftsTable(granularity)}`;
+      const lengths = `main.${lengthsTable(granularity)}`;
+      return [
+        granularity,
+        {
+          postings: connection.prepare(`insert into ${fts} (rowid, terms) values (?, ?)`),
+          length: connection.prepare(`insert into ${lengths} (rowid, length) values (?, ?)`),
+          stats: connection.prepare(`update main.stats set rows = rows + ?, tokens = tokens + ? where granularity = '${granularity}'`),
+        },
+      ];
+    }),
+  ) as Record<Granularity, Record<'postings' | 'length' | 'stats', SQLite.Statement>>;
+  return {
+    insert(granularity: Granularity, rows: [number, string, number][]) {
+      if (rows.length === 0) return;
+      const { postings, length, stats } = statements[granularity];
+      let tokens = 0;
+      for (const [rowid, terms, count] of rows) {
+        postings.run(rowid, terms);
+        length.run(rowid, count);
+        tokens += count;
+      }
+      stats.run(rows.length, tokens);
+    },
+    /**
+     * A statement removing the indexed rows among those `rowids` selects (SQL taking one
+     * parameter): their postings, their lengths, and their share of the statistics.
+     */
+    remover(granularity: Granularity, rowids: string): (parameter: unknown) => void {
+      const lengths = `main.${lengthsTable(granularity)}`;
+      const indexed = `select rowid from ${lengths} where rowid in (${rowids})`;
+      const postings = connection.prepare(`delete from main.${ftsTable(granularity)} where rowid in (${indexed})`);
+      const counted = connection.prepare<[unknown], { rows: number; tokens: number | null }>(
+        `select count(*) as rows, sum(length) as tokens from ${lengths} where rowid in (${rowids})`,
+      );
+      const stats = statements[granularity].stats;
+      const forget = connection.prepare(`delete from ${lengths} where rowid in (${rowids})`);
+      return (parameter) => {
+        const { rows, tokens } = counted.get(parameter)!;
+        if (rows === 0) return;
+        postings.run(parameter);
+        stats.run(-rows, -(tokens ?? 0));
+        forget.run(parameter);
+      };
+    },
+  };
+}
+
 function createTables(connection: SQLite.Database): void {
   connection.exec('create table if not exists index_writes (writes integer not null); insert into index_writes select 0 where not exists (select 1 from index_writes);');
+  connection.exec('create table if not exists stats (granularity text primary key, rows integer not null, tokens integer not null) without rowid');
   for (const granularity of GRANULARITIES) {
-    // One column of analyzed terms; FTS5's default rank is bm25() with k1 1.2 and b 0.75. The
-    // table keeps its terms (not contentless): FTS5 then removes a deleted row's terms from the
-    // statistics exactly, where a contentless table's tombstones leave its document frequencies
-    // counted, and rankings would drift from PostgreSQL's and from a rebuilt index.
-    connection.exec(`create virtual table if not exists ${ftsTable(granularity)} using fts5(content, tokenize='ascii')`);
+    // One column of analyzed terms, not kept (the text lives once, in the main file); a deleted
+    // row is removed from the postings at once (contentless_delete).
+    connection.exec(`create virtual table if not exists ${ftsTable(granularity)} using fts5(terms, content='', contentless_delete=1, tokenize='ascii')`);
+    connection.exec(`create table if not exists ${lengthsTable(granularity)} (rowid integer primary key, length integer not null)`);
+    connection.exec(`insert into stats (granularity, rows, tokens) select '${granularity}', 0, 0 where not exists (select 1 from stats where granularity = '${granularity}')`);
   }
+  connection.pragma(`user_version = ${SEARCH_FORMAT}`);
 }
 
 function removeSearchFile(file: string): void {
@@ -312,8 +404,9 @@ function removeSearchFile(file: string): void {
 /**
  * Brings the search files in line with the main file, at start, before anything reads them:
  * files of collections that are gone are removed (a crash after deleting a collection), and a
- * collection without a complete file (a new or lost folder, the shared file of migration 006)
- * gets one, filled from the pages, snippets and text of its indexed documents.
+ * collection with indexed documents without a complete file of this format (a new or lost
+ * folder, the shared file of migration 006, a file of before migration 018) gets one, filled from
+ * its indexed documents' text.
  */
 export function ensureSearchFiles(sqlitePath: string): void {
   // Migration 006's shared search file: its rows now live in each collection's file.
@@ -321,30 +414,36 @@ export function ensureSearchFiles(sqlitePath: string): void {
   const directory = searchDirectory(sqlitePath);
   mkdirSync(directory, { recursive: true });
   const main = new SQLite(sqlitePath, { readonly: true, fileMustExist: true });
-  let collections: string[];
+  let collections: { id: string; indexed: number }[];
   try {
     const hasCollections = main.prepare(`select 1 from sqlite_master where name = 'collections'`).get();
-    collections = hasCollections ? main.prepare<[], { id: string }>('select id from collections').all().map((row) => row.id) : [];
+    collections = hasCollections
+      ? main
+          .prepare<[], { id: string; indexed: number }>(
+            `select c.id, exists (select 1 from documents d where d.collection_id = c.id and d.index_status = 'indexed') as indexed from collections c`,
+          )
+          .all()
+      : [];
   } finally {
     main.close();
   }
-  const live = new Set(collections);
+  const live = new Set(collections.map((collection) => collection.id));
   for (const name of readdirSync(directory)) {
     const id = COLLECTION_FILE.exec(name.replace(/-(wal|shm|journal)$/, ''))?.[1];
     if (id && !live.has(id)) rmSync(join(directory, name), { force: true });
   }
-  for (const collectionId of collections) {
-    const file = searchFilePath(sqlitePath, collectionId);
-    if (existsSync(file) && isComplete(file)) continue;
-    rebuildCollection(sqlitePath, collectionId);
+  for (const { id, indexed } of collections) {
+    const file = searchFilePath(sqlitePath, id);
+    const exists = existsSync(file);
+    if (exists ? isComplete(file) : !indexed) continue;
+    rebuildCollection(sqlitePath, id);
   }
 }
 
 function isComplete(file: string): boolean {
   const connection = new SQLite(file, { readonly: true });
   try {
-    const names = new Set(connection.prepare<[], { name: string }>(`select name from sqlite_master where type = 'table'`).all().map((row) => row.name));
-    return names.has('index_writes') && GRANULARITIES.every((granularity) => names.has(ftsTable(granularity)));
+    return connection.pragma('user_version', { simple: true }) === SEARCH_FORMAT;
   } finally {
     connection.close();
   }
@@ -365,23 +464,31 @@ export function rebuildCollection(sqlitePath: string, collectionId: string): voi
       `select id from source.documents where collection_id = '${collectionId}' and index_status = 'indexed' and id > ? order by id limit 64`,
     );
     documentsAfter.pluck();
-    // Tables and rows in one transaction: a file with its tables is a complete one (isComplete).
+    // Tables and rows in one transaction: a file with its tables and format is a complete one (isComplete).
     connection.transaction(() => {
       createTables(connection);
-      const pages = GRANULARITIES.map((granularity) => ({
-        insert: connection.prepare(`insert into main.${ftsTable(granularity)} (rowid, content) values (?, ?)`),
-        rows: connection.prepare<[string, number], SourceRow>(`${sources[granularity]('select value from json_each(?)')} and ${seqColumn[granularity]} > ? order by rowid limit 256`),
-      }));
+      const rows = rowWriter(connection);
+      const pages = GRANULARITIES.map((granularity) =>
+        connection.prepare<[string, number], SourceRow>(`${sources[granularity]('select value from json_each(?)')} and ${seqColumn[granularity]} > ? order by rowid limit 256`),
+      );
       for (let last = ''; ; ) {
         const ids = documentsAfter.all(last);
         if (ids.length === 0) break;
         last = ids.at(-1)!;
         const documents = JSON.stringify(ids);
-        for (const { insert, rows } of pages) {
+        const terms = new RowTerms();
+        for (const [i, statement] of pages.entries()) {
+          const granularity = GRANULARITIES[i]!;
           for (let after = 0; ; ) {
-            const page = rows.all(documents, after);
+            const page = statement.all(documents, after);
             if (page.length === 0) break;
-            for (const row of page) insert.run(row.rowid, analyze(row.text).join(' '));
+            rows.insert(
+              granularity,
+              page.map((row) => {
+                const rowTerms = terms.ofNow(granularity, row);
+                return [row.rowid, rowTerms.join(' '), rowTerms.length];
+              }),
+            );
             after = page.at(-1)!.rowid;
           }
         }

@@ -2,25 +2,26 @@ import SQLite from 'better-sqlite3';
 import { type RawBuilder, sql } from 'kysely';
 import { beforeDestroy } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { BM25_B, BM25_K1, BM25_MIN_IDF, bm25Idf, type QueryTerm, queryTermCounts } from './analyzer.ts';
+import { analyze } from './analyzer.ts';
 import { type FilterCandidates, filterCandidates, filterSql } from './filter.ts';
-import { canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
+import { bm25Idf, bm25Sql, bm25TermWeight, canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
 import { defaultReaderThreads, openReaderPool, type ReaderPool } from './reader-pool.ts';
-import { ftsMatch, ftsTable, type Granularity, openSearchWriter, type SearchWriter, searchFilePath } from './sqlite-file.ts';
+import { ftsMatch, ftsTable, type Granularity, lengthsTable, openSearchWriter, type SearchWriter, searchFilePath } from './sqlite-file.ts';
 import type { FilterNode } from './filter-node.ts';
-import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
+import { contentSql, type PageSlice, pageContent, slicedContent, snippetContent } from './slices.ts';
+import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit, WeightedTerm } from './types.ts';
 
 /**
- * SQLite FTS5: each collection's tables in its own search file (see sqlite-file.ts), ranked by
- * bm25() over that collection's rows only. FTS5 ranks the matches and only the best
- * k (and a few more, for ties: rank.ts) are joined to their rows. Searches run on a pool of
+ * SQLite: each collection's FTS5 tables and statistics in its own search file (see
+ * sqlite-file.ts), its matches weighed by the engine's BM25 (rank.ts) over that collection's rows
+ * only, and only the best k (and a few more, for ties: rank.ts) joined to their rows. Searches run on a pool of
  * reader threads (reader-pool.ts): read-only connections (one per recently searched collection,
  * its file attached) with prepared statements kept, so a query costs little more than the FTS5
  * match itself and several run at once, off the HTTP thread. The search files are written by
  * whoever indexes.
  */
 export function sqliteSearchIndex(database: Database): SearchIndex {
-  // Opened by the first write: ingestion, or the server creating and deleting collections.
+  // Opened by the first write: ingestion, or the server deleting collections.
   let writer: SearchWriter | null = null;
   const searchWriter = (): SearchWriter => {
     if (writer) return writer;
@@ -46,107 +47,84 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
   };
 
   /**
-   * The best rows of one collection's FTS table joined to their rows, best first. Unfiltered,
-   * FTS5 ranks on its own and only the top rows are joined, leaving out rows deleted but not yet
-   * removed from the search file (they would take places in the k); filtered, matches are joined
-   * to their document in rank order until enough pass the filter.
+   * The best rows of one granularity joined to their rows, best first, by the engine's BM25
+   * (rank.ts). Unfiltered, only the top rows are joined; filtered, the passing documents' rows
+   * are weighed alone when they are few (selectiveTop), else every match is weighed and joined
+   * to its document in weight order until enough pass.
    */
   const top = async <Row extends { weight: number }>(granularity: Granularity, request: SearchRequest, join: (rowid: string) => RawBuilder<unknown>, columns: RawBuilder<unknown>): Promise<Row[]> => {
-    if (request.terms) return weightedTop<Row>(granularity, request, join, columns);
-    // A term the query repeats is a phrase repeated: bm25() sums over phrases (query term frequency).
-    const terms = queryTermCounts(request.query);
+    const terms = rankingTerms(request);
     if (terms.length === 0) return [];
-    const table = ftsTable(granularity);
-    const fts = sql.raw(`search.${table}`);
-    const name = sql.raw(table);
     const limit = rowsLimit(request.k);
+    const setup = vocabularies(granularity);
     if (request.filter) {
       const selective = await selectiveTop<Row>(granularity, request, terms, join, columns);
       if (selective) return selective;
       return run<Row>(
         request.collectionId,
-        sql`select ${columns}, -f.rank as weight from ${fts} f ${join('f.rowid')}
-            where f.${name} match ${ftsMatch(terms)} and ${filterSql(request.filter)} order by f.rank limit ${limit}`,
+        sql`select ${columns}, t.weight as weight from (${weighed(granularity, request.collectionId, terms)}) t ${join('t.rowid')}
+            where ${filterSql(request.filter)} order by t.weight desc limit ${limit}`,
+        setup,
       );
     }
-    return run<Row>(
-      request.collectionId,
-      bestJoined(
-        request.k,
-        sql`select rowid, -rank as weight from ${fts} where ${name} match ${ftsMatch(terms)}
-          and rowid not in (select row_id from search_deletions where collection_id = ${request.collectionId} and fts_table = ${granularity})
-          order by rank limit ${limit}`,
-        join,
-        columns,
-      ),
-    );
+    return run<Row>(request.collectionId, bestJoined(request.k, sql`${weighed(granularity, request.collectionId, terms)} order by weight desc limit ${limit}`, join, columns), setup);
   };
 
   /**
    * A selective filter (issue #11 pt 3): when the documents passing it, found through the metadata
-   * index, hold few rows of this granularity (SELECTIVE_ROWS, JOIN_IN_TERMS), only those rows are ranked, by
-   * FTS5's own BM25 (bm25(): the same statistics, N, average length and document frequencies of
-   * the whole collection, and the same arithmetic) computed here from their stored terms, instead
-   * of ranking every match of the query in the collection and dropping those the filter refuses.
-   * Null when the filter is not selective (or not one the metadata index can answer): the caller
-   * ranks all matches then.
+   * index, hold few rows of this granularity (SELECTIVE_ROWS, ANALYZED_IN_TERMS), only those rows are
+   * weighed, here, with the collection's statistics (the engine's: rows, tokens, row lengths, and
+   * the query terms' document frequencies from the postings) and their text analyzed again,
+   * instead of weighing every match of the query in the collection and dropping those the filter
+   * refuses. Null when the filter is not selective (or not one the metadata index can answer):
+   * the caller weighs all matches then.
    */
   const selectiveTop = async <Row extends { weight: number }>(
     granularity: Granularity,
     request: SearchRequest,
-    terms: QueryTerm[],
+    terms: WeightedTerm[],
     join: (rowid: string) => RawBuilder<unknown>,
     columns: RawBuilder<unknown>,
   ): Promise<Row[] | null> => {
     const candidates = filterCandidates(request.filter!, request.collectionId);
     if (!candidates) return null;
-    const table = ftsTable(granularity);
     const rowsOfPassing = passingRows(granularity, request.filter!, request.collectionId, candidates);
-    // The collection's statistics as bm25() reads them: rows and tokens (FTS5's averages record),
-    // and each query term's document frequency (fts5vocab).
-    const vocabulary = `v_${table}`;
-    const frequencies = await run<{ term: string; doc: number; block: Uint8Array | null }>(
+    const frequencies = await run<{ term: string; doc: number; rows: number; tokens: number }>(
       request.collectionId,
-      sql`select term, doc, (select block from ${sql.raw(`search.${table}_data`)} where id = 1) as block
-        from ${sql.raw(`temp.${vocabulary}`)} where term in (${sql.join(terms.map(({ term }) => sql`${term}`))})`,
-      `create virtual table if not exists temp.${vocabulary} using fts5vocab(search, '${table}', 'row')`,
+      sql`select v.term, v.doc, s.rows, s.tokens from json_each(${JSON.stringify(terms.map(({ term }) => term))}) q
+        join ${sql.raw(`temp.${vocabulary(granularity, 'row')}`)} v on v.term = q.value
+        cross join search.stats s where s.granularity = ${granularity}`,
+      vocabularies(granularity),
     );
     // No query term in the collection: nothing matches.
-    const block = frequencies[0]?.block;
-    if (!block) return [];
-    const [n, tokens] = readVarints(block, 2);
+    if (frequencies.length === 0) return [];
+    const { rows: n, tokens } = frequencies[0]!;
     const averageLength = tokens / n;
-    // Weighing the passing rows here must cost less than ranking the matches and joining them,
+    // Weighing the passing rows here must cost less than weighing the matches and joining them,
     // at worst every one, to drop those that fail the filter.
     const matches = frequencies.reduce((total, { doc }) => total + doc, 0);
-    const most = Math.min(SELECTIVE_ROWS, Math.floor((JOIN_IN_TERMS * matches) / Math.max(1, averageLength)));
+    const most = Math.min(SELECTIVE_ROWS, Math.floor((ANALYZED_IN_TERMS * matches) / Math.max(1, averageLength)));
     if (most === 0) return null;
     // The passing documents' rows, counted without reading them, as far as that budget.
     const [counted] = await run<{ rows: number }>(request.collectionId, sql`select count(*) as rows from (${rowsOfPassing} limit ${most + 1})`);
     if (!counted || counted.rows > most) return null;
     // Rows of the passing documents that the index holds (rows just written and not yet indexed are not there).
-    const rows = await run<{ rowid: number; content: string }>(
+    const rows = await run<{ rowid: number; content: string | null; start: number; end: number; length: number }>(
       request.collectionId,
-      sql`select rowid, content from ${sql.raw(`search.${table}`)} where rowid in (${rowsOfPassing})`,
+      sql`select r.rowid, r.content, r.start, r.end, l.length from (${rowTexts(granularity, rowsOfPassing)}) r
+        join ${sql.raw(`search.${lengthsTable(granularity)}`)} l on l.rowid = r.rowid`,
     );
-    if (rows.length === 0) return [];
     const idf = new Map(frequencies.map(({ term, doc }) => [term, bm25Idf(n, doc)]));
     const scored: { rowid: number; weight: number }[] = [];
     for (const row of rows) {
-      const rowTerms = row.content === '' ? [] : row.content.split(' ');
       const counts = new Map<string, number>();
-      for (const term of rowTerms) counts.set(term, (counts.get(term) ?? 0) + 1);
+      for (const term of analyze(row.end < 0 ? (row.content ?? '') : slicedContent(row.content, row.start, row.end))) counts.set(term, (counts.get(term) ?? 0) + 1);
       let weight = 0;
-      let matched = false;
-      // Term by term in query order, each as often as the query says it: bm25() sums over phrases.
-      for (const { term, count } of terms) {
+      for (const { term, weight: queryWeight } of terms) {
         const tf = counts.get(term);
-        if (!tf) continue;
-        matched = true;
-        const part = ((idf.get(term) ?? BM25_MIN_IDF) * (tf * (BM25_K1 + 1))) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * rowTerms.length) / averageLength));
-        for (let i = 0; i < count; i++) weight += part;
+        if (tf) weight += queryWeight * idf.get(term)! * bm25TermWeight(tf, row.length, averageLength);
       }
-      if (matched) scored.push({ rowid: row.rowid, weight });
+      if (weight > 0) scored.push({ rowid: row.rowid, weight });
     }
     scored.sort((a, b) => b.weight - a.weight || a.rowid - b.rowid);
     const best = scored.slice(0, request.k + RANK_SLACK);
@@ -159,49 +137,11 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     return found.map(({ found_rowid, ...row }) => ({ ...row, weight: weights.get(found_rowid)! }) as unknown as Row);
   };
 
-  /**
-   * A weighted query (relevance feedback): each term's rows ranked by bm25() on their own (the
-   * same statistics as any query of the collection), their weights times that BM25 summed per
-   * row in SQL, and the best k (plus slack) joined to their rows.
-   */
-  const weightedTop = <Row extends { weight: number }>(
-    granularity: Granularity,
-    request: SearchRequest,
-    join: (rowid: string) => RawBuilder<unknown>,
-    columns: RawBuilder<unknown>,
-  ): Promise<Row[]> => {
-    const terms = rankingTerms(request);
-    if (terms.length === 0) return Promise.resolve([]);
-    const table = ftsTable(granularity);
-    const fts = sql.raw(`search.${table}`);
-    const name = sql.raw(table);
-    const limit = rowsLimit(request.k);
-    const perTerm = terms.map(({ term, weight }) => sql`select rowid, rank, ${weight} as w from ${fts} where ${name} match ${ftsMatch([term])}`);
-    const summed = sql`select rowid, sum(w * -rank) as weight from (${sql.join(perTerm, sql` union all `)}) group by rowid`;
-    if (request.filter) {
-      return run<Row>(
-        request.collectionId,
-        sql`select ${columns}, t.weight as weight from (${summed}) t ${join('t.rowid')} where ${filterSql(request.filter)} order by t.weight desc limit ${limit}`,
-      );
-    }
-    return run<Row>(
-      request.collectionId,
-      bestJoined(
-        request.k,
-        sql`select rowid, weight from (${summed})
-          where rowid not in (select row_id from search_deletions where collection_id = ${request.collectionId} and fts_table = ${granularity})
-          order by weight desc limit ${limit}`,
-        join,
-        columns,
-      ),
-    );
-  };
-
-  /** Rows counted in FTS5's docsize table (one row per indexed row, read without the index). */
+  /** Rows counted in the engine's statistics; each term's matches counted up to the bound. */
   const commonTerms: SearchIndex['commonTerms'] = async (collectionId, granularity, terms, share) => {
     if (terms.length === 0) return new Set();
     const table = ftsTable(granularity);
-    const counted = await run<{ n: number }>(collectionId, sql`select count(*) as n from ${sql.raw(`search.${table}_docsize`)}`);
+    const counted = await run<{ n: number }>(collectionId, sql`select rows as n from search.stats where granularity = ${granularity}`);
     const bound = commonBound(counted[0]?.n ?? 0, share);
     const fts = sql.raw(`search.${table}`);
     const name = sql.raw(table);
@@ -221,13 +161,14 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
       return rankHits(rows, request.k, (hit) => [hit.path]);
     },
     async topPages(request) {
-      const rows = await top<PageHit & { weight: number }>(
+      const rows = await top<PageHit & PageSlice & { weight: number }>(
         'pages',
         request,
         (rowid) => sql`join pages p on p.seq = ${sql.raw(rowid)} join documents d on d.id = p.document_id`,
-        sql`d.id as documentId, d.path as path, d.metadata as metadata, p.page_index as pageIndex, ${sql.raw(request.includeContent ? 'p.content' : 'null')} as content`,
+        sql`d.id as documentId, d.path as path, d.metadata as metadata, p.page_index as pageIndex,
+            ${request.includeContent ? contentSql('d', 'p') : sql`null`} as content, p.start_index as sliceStart, p.end_index as sliceEnd`,
       );
-      return rankHits(rows, request.k, (hit) => [hit.path, hit.pageIndex]);
+      return rankHits(rows, request.k, (hit) => [hit.path, hit.pageIndex]).map((hit) => pageContent(hit, request.includeContent));
     },
     async topSnippets(request) {
       const rows = await top<SnippetHit & { weight: number }>(
@@ -235,17 +176,58 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
         request,
         (rowid) => sql`join chunks c on c.seq = ${sql.raw(rowid)} join documents d on d.id = c.document_id`,
         sql`d.id as documentId, d.path as path, d.metadata as metadata, c.start_index as startIndex, c.end_index as endIndex,
-            c.page_start as pageStart, c.page_end as pageEnd, c.content as content`,
+            c.page_start as pageStart, c.page_end as pageEnd, ${contentSql('d', 'c')} as content`,
       );
-      return rankHits(rows, request.k, (hit) => [hit.path, hit.startIndex]);
+      return rankHits(rows, request.k, (hit) => [hit.path, hit.startIndex]).map(snippetContent);
     },
     commonTerms,
     indexDocuments: (documentIds) => searchWriter().index(documentIds),
-    createCollection: (collectionId) => searchWriter().createCollection(collectionId),
+    // A collection's search file comes with its first indexing: an empty collection costs no file.
+    createCollection: async () => {},
     dropCollections: (collectionIds) => searchWriter().dropCollections(collectionIds),
     applyDeletions: () => searchWriter().index([]),
     upkeepStep: async () => (writer ? writer.mergeStep() : false),
   };
+}
+
+/** A granularity's FTS5 vocabulary tables on a reader connection: `row` (term, doc) and `instance` (term, doc, ...). */
+const vocabulary = (granularity: Granularity, kind: 'row' | 'instance'): string => `v${kind[0]}_${ftsTable(granularity)}`;
+const vocabularies = (granularity: Granularity): string =>
+  (['row', 'instance'] as const)
+    .map((kind) => `create virtual table if not exists temp.${vocabulary(granularity, kind)} using fts5vocab(search, '${ftsTable(granularity)}', '${kind}');`)
+    .join(' ');
+
+/**
+ * Every row of a granularity matching these terms, with its BM25 weight (rowid, weight): each
+ * term's document frequency from FTS5's row vocabulary, its frequency in each row from the
+ * instance vocabulary (both public, and exact after contentless deletes), the row's length and
+ * the collection's rows and tokens from the engine's statistics (sqlite-file.ts). Rows deleted
+ * but not yet removed from the search file are left out (they would take places in the k).
+ */
+function weighed(granularity: Granularity, collectionId: string, terms: WeightedTerm[]): RawBuilder<unknown> {
+  const query = JSON.stringify(terms.map(({ term, weight }) => [term, weight]));
+  return sql`
+    with q as (select value ->> 0 as term, value ->> 1 as weight from json_each(${query})),
+    s as (select rows as n, cast(tokens as double precision) / rows as average from search.stats where granularity = ${granularity}),
+    i as (select q.term, q.weight * ${bm25Sql.idf(bm25Sql.idfRatio(sql`s.n`, sql`v.doc`))} as w
+          from q join ${sql.raw(`temp.${vocabulary(granularity, 'row')}`)} v on v.term = q.term cross join s),
+    m as (select v.doc as rowid, i.w, count(*) as tf from i join ${sql.raw(`temp.${vocabulary(granularity, 'instance')}`)} v on v.term = i.term group by i.term, v.doc)
+    select m.rowid, sum(m.w * ${bm25Sql.term(sql`m.tf`, sql`l.length`, sql`s.average`)}) as weight
+    from m join ${sql.raw(`search.${lengthsTable(granularity)}`)} l on l.rowid = m.rowid cross join s
+    where m.rowid not in (select row_id from search_deletions where collection_id = ${collectionId} and fts_table = ${granularity})
+    group by m.rowid`;
+}
+
+/** Rows (rowid, content as contentSql reads it, start, end) of these seqs of a granularity. */
+function rowTexts(granularity: Granularity, seqs: RawBuilder<unknown>): RawBuilder<unknown> {
+  // A document's row is its whole text (an end of -1).
+  if (granularity === 'documents') return sql`select d.seq as rowid, d.text as content, 0 as start, -1 as "end" from documents d where d.seq in (${seqs})`;
+  if (granularity === 'pages') {
+    return sql`select p.seq as rowid, ${contentSql('d', 'p')} as content, p.start_index as start, p.end_index as "end"
+      from pages p join documents d on d.id = p.document_id where p.seq in (${seqs})`;
+  }
+  return sql`select c.seq as rowid, ${contentSql('d', 'c')} as content, c.start_index as start, c.end_index as "end"
+    from chunks c join documents d on d.id = c.document_id where c.seq in (${seqs})`;
 }
 
 /**
@@ -278,38 +260,15 @@ function bestJoined(k: number, best: RawBuilder<unknown>, join: (rowid: string) 
 const rowsLimit = (k: number): RawBuilder<unknown> => sql.lit(k + RANK_SLACK);
 
 /**
- * When a filter's passing documents are weighed here (selectiveTop) rather than every match ranked
- * by FTS5 and joined, in rank order, to its document until k pass. Weighing a row reads every one
- * of its terms; ranking reads only the query terms' postings, and a match joined and refused costs
- * about as much as weighing JOIN_IN_TERMS terms. So the passing rows are weighed when they hold
- * fewer terms (estimated from the collection's average row length) than JOIN_IN_TERMS times the
- * query terms' matches, and at most SELECTIVE_ROWS of them. At 20 MB (4,000 documents of 2-8 KB,
- * mid-frequency query terms), with a fixed cap of 2,000 rows instead: a filter passing 400
- * documents took top-documents 32.7 ms a query here against 1.7 ms ranked by FTS5, and one
- * passing 20 documents took fine snippets 5.1 ms against 1.6.
+ * When a filter's passing documents are weighed here (selectiveTop) rather than every match weighed
+ * and joined, in weight order, to its document until k pass. Weighing a passing row analyzes its
+ * text again; weighing the matches reads only the query terms' postings, and a match joined and
+ * refused costs about as much as analyzing ANALYZED_IN_TERMS terms. So the passing rows are weighed
+ * here when they hold fewer terms (estimated from the collection's average row length) than
+ * ANALYZED_IN_TERMS times the query terms' matches, and at most SELECTIVE_ROWS of them.
  */
 const SELECTIVE_ROWS = 2000;
-const JOIN_IN_TERMS = 10;
-
-/** The first `count` SQLite varints of a record (FTS5's averages record: rows, then tokens per column). */
-function readVarints(bytes: Uint8Array, count: number): number[] {
-  const values: number[] = [];
-  let at = 0;
-  while (values.length < count && at < bytes.length) {
-    let value = 0;
-    for (let i = 0; ; i++) {
-      const byte = bytes[at++]!;
-      if (i === 8) {
-        value = value * 256 + byte;
-        break;
-      }
-      value = value * 128 + (byte & 0x7f);
-      if (!(byte & 0x80)) break;
-    }
-    values.push(value);
-  }
-  return values;
-}
+const ANALYZED_IN_TERMS = 3;
 
 function sqlitePathOf(database: Database): string {
   if (!database.sqlitePath) throw new Error('The SQLite search index needs the database file path.');

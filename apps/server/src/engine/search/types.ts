@@ -67,7 +67,10 @@ export interface SearchIndex {
    * searchable in place of their older rows, in one transaction of the index.
    */
   indexDocuments(documentIds: string[]): Promise<void>;
-  /** A new collection's index (empty); indexing also creates it when missing. */
+  /**
+   * A new collection's index: PostgreSQL its key; SQLite nothing, the collection's search file
+   * coming with its first indexing (an empty collection costs no file).
+   */
   createCollection(collectionId: string): Promise<void>;
   /** Drops the index of collections just deleted (their rows are gone from the database). */
   dropCollections(collectionIds: string[]): Promise<void>;
