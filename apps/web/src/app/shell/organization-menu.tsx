@@ -19,7 +19,7 @@ export interface OrganizationMenuProps {
 export default function OrganizationMenu({ trigger, triggerClassName, organizations, selectedId, onSelect, onAdd, defaultOpen }: OrganizationMenuProps) {
   return (
     <Menu.Root defaultOpen={defaultOpen}>
-      <Menu.Trigger aria-label="Organization" className={triggerClassName}>
+      <Menu.Trigger className={triggerClassName}>
         {trigger}
       </Menu.Trigger>
       <DropdownContent>

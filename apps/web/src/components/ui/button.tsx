@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes } from 'react';
+import type { ButtonHTMLAttributes, ComponentProps } from 'react';
 import { cn } from '@/components/ui/cn';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost' | 'danger-ghost';
@@ -25,7 +25,7 @@ export function Button({ variant = 'primary', className, type = 'button', ...pro
   );
 }
 
-export function IconButton({ label, className, type = 'button', ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { label: string }) {
+export function IconButton({ label, className, type = 'button', ...props }: ComponentProps<'button'> & { label: string }) {
   return (
     <button
       type={type}

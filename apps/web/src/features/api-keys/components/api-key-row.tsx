@@ -1,6 +1,6 @@
 import type { ApiKey } from '@sift/contracts';
 import { Check, Copy, Eye, EyeOff, Pencil, Trash2, X } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { IconButton } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
@@ -16,6 +16,14 @@ export function ApiKeyRow({ apiKey, isOwner, onDelete }: { apiKey: ApiKey; isOwn
   const [copied, setCopied] = useState(false);
   const [draftName, setDraftName] = useState<string | null>(null);
   const update = useUpdateApiKey();
+  const renameButton = useRef<HTMLButtonElement>(null);
+  const wasRenaming = useRef(false);
+
+  // Saving or cancelling a rename gives focus back to the Rename button that started it.
+  useEffect(() => {
+    if (draftName === null && wasRenaming.current) renameButton.current?.focus();
+    wasRenaming.current = draftName !== null;
+  }, [draftName]);
 
   useEffect(() => {
     if (!copied) return;
@@ -126,7 +134,7 @@ export function ApiKeyRow({ apiKey, isOwner, onDelete }: { apiKey: ApiKey; isOwn
           </div>
         ) : isOwner ? (
           <div className="flex items-center gap-1">
-            <IconButton label={`Rename ${apiKey.name}`} onClick={() => setDraftName(apiKey.name)}>
+            <IconButton ref={renameButton} label={`Rename ${apiKey.name}`} onClick={() => setDraftName(apiKey.name)}>
               <Pencil className="size-4" />
             </IconButton>
             <IconButton label={`Delete ${apiKey.name}`} onClick={onDelete} className="hover:text-red-600">

@@ -33,7 +33,7 @@ export function ApiKeysScreen() {
   if (noOrganization) {
     return (
       <Page title="API Keys">
-        <NoOrganization />
+        <NoOrganization text="No organization selected" />
       </Page>
     );
   }
