@@ -13,7 +13,7 @@ export function captureOpener(): HTMLElement | null {
   const active = document.activeElement instanceof HTMLElement ? document.activeElement : null;
   if (!active || active === document.body || active.closest('[role="dialog"]')) return lastOpener;
   const menu = active.closest<HTMLElement>('[role="menu"]');
-  const trigger = menu?.id ? document.querySelector<HTMLElement>(`[aria-controls="${CSS.escape(menu.id)}"]`) : null;
+  const trigger = menu?.id ? [...document.querySelectorAll<HTMLElement>('[aria-controls]')].find((el) => el.getAttribute('aria-controls') === menu.id) : undefined;
   lastOpener = trigger ?? (menu ? lastOpener : active);
   return lastOpener;
 }
