@@ -55,7 +55,7 @@ export function MembersCard({ organization, currentUserId, isOwner }: { organiza
                   permissionBadge(member.permission)
                 )}
                 {isOwner ? (
-                  <Button variant="danger-ghost" onClick={() => setPending(isYou ? { kind: 'leave', member } : { kind: 'remove-user', member })}>
+                  <Button variant="danger-ghost" onClick={() => setPending(isYou ? { kind: 'leave', member, lastOwner: organization.users.filter((u) => u.permission === 'OWNER').length <= 1 } : { kind: 'remove-user', member })}>
                     {isYou ? 'Leave' : 'Remove'}
                   </Button>
                 ) : null}
