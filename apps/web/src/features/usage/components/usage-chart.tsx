@@ -79,7 +79,11 @@ export function UsageChart({
         >
           <ResponsiveContainer width="100%" height={USAGE_CHART_HEIGHT} minWidth={USAGE_CHART_MIN_WIDTH} initialDimension={{ width: USAGE_CHART_MIN_WIDTH, height: USAGE_CHART_HEIGHT }}>
             <ComposedChart data={points} margin={MARGIN}>
-              <ActivePointTracker onChange={(windowStart) => (activePoint.current = windowStart)} />
+              <ActivePointTracker
+                onChange={(windowStart) => {
+                  activePoint.current = windowStart;
+                }}
+              />
               <CartesianGrid stroke="#e2e8f0" vertical={false} />
               <XAxis
                 dataKey="window_start"
@@ -128,7 +132,9 @@ export function UsageChart({
 /** Reports the window of the point whose tooltip shows (by pointer or arrow keys), null for none. */
 function ActivePointTracker({ onChange }: { onChange(windowStart: number | null): void }) {
   const label = useActiveTooltipLabel();
-  useEffect(() => onChange(label === undefined || label === null || label === '' ? null : Number(label)), [label, onChange]);
+  useEffect(() => {
+    onChange(label === undefined || label === null || label === '' ? null : Number(label));
+  }, [label, onChange]);
   return null;
 }
 
