@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
-import { baseURL, bootstrap, choose, dashboardCall, openSignedIn, providerCall, signIn } from './fixtures';
+import { baseURL, bootstrap, choose, dashboardCall, goTo, openSignedIn, providerCall, signIn } from './fixtures';
 
 /**
  * The dashboard for every person (issue 42): axe finds no serious or critical violation on any
@@ -68,21 +68,6 @@ async function expectAccessible(on: Page, where: string) {
 }
 
 const screen = (on: Page, route: string) => on.locator(`[data-screen="${route}"]`);
-
-/** Goes to a screen by its sidebar link, through the menu button when the sidebar is collapsed. */
-async function goTo(on: Page, route: string, label: string) {
-  const menuButton = on.getByRole('button', { name: 'Open navigation' });
-  if (await menuButton.isVisible()) {
-    await menuButton.click();
-    const sheet = on.getByRole('dialog', { name: 'Navigation' });
-    await sheet.getByRole('link', { name: label, exact: true }).click();
-    await expect(sheet).toBeHidden();
-  } else {
-    await on.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true }).click();
-  }
-  await expect(on).toHaveURL(new RegExp(`/${route}`));
-  await expect(screen(on, route).getByRole('heading', { level: 1 })).toBeVisible();
-}
 
 /** Neither the page nor its main region scrolls sideways. */
 async function expectNoSidewaysScroll(on: Page, where: string) {
