@@ -57,9 +57,9 @@ export function Header({ route }: { route: Route }) {
       </div>
       <div className="flex shrink-0 items-center gap-3">
         {mode === 'local' ? (
-          <Badge tone="yellow" className="hidden sm:inline-flex">
-            Local sign-in mode
-          </Badge>
+          <span className="hidden sm:inline">
+            <Badge tone="yellow">Local sign-in mode</Badge>
+          </span>
         ) : null}
         <LoadOnFirstUse
           component={AccountMenu}

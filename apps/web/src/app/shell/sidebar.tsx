@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { BarChart3, BookOpen, Building2, CreditCard, FolderOpen, KeyRound, LogOut, Menu, Search, X, type LucideIcon } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { cn } from '@/components/ui/cn';
 import { useSession } from '@/lib/current-user';
 import { navigate } from '@/lib/router';
@@ -23,7 +23,8 @@ function Navigation({ route, onNavigate, className }: { route: Route; onNavigate
   const { logout } = useSession();
   const { docs_url } = useServerInfo();
   return (
-    <nav aria-label="Main" className={cn('flex w-56 shrink-0 flex-col bg-white p-3', className)}>
+    // `className` sets the display: hidden below 1024 px in the page, always shown in the sheet.
+    <nav aria-label="Main" className={cn('w-56 shrink-0 flex-col bg-white p-3', className)}>
       <div className="mb-6 flex items-center gap-2 px-3 pt-2 text-lg font-semibold">
         <img src="/favicon.svg" alt="" className="size-6" /> Sift
       </div>
@@ -69,6 +70,13 @@ export function Sidebar({ route }: { route: Route }) {
  */
 export function NavigationSheet({ route }: { route: Route }) {
   const [open, setOpen] = useState(false);
+  // Widened past 1024 px the sidebar is back: an open sheet would be an invisible modal.
+  useEffect(() => {
+    const wide = window.matchMedia?.('(min-width: 1024px)');
+    const close = () => wide.matches && setOpen(false);
+    wide?.addEventListener('change', close);
+    return () => wide?.removeEventListener('change', close);
+  }, []);
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
       <Dialog.Trigger className="-ml-1 grid size-9 shrink-0 place-items-center rounded-md text-slate-700 hover:bg-slate-100 lg:hidden" aria-label="Open navigation">
@@ -78,7 +86,7 @@ export function NavigationSheet({ route }: { route: Route }) {
         <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40 lg:hidden" />
         <Dialog.Content className="fixed inset-y-0 left-0 z-50 flex w-64 max-w-[85vw] flex-col bg-white shadow-xl outline-none lg:hidden" aria-describedby={undefined}>
           <Dialog.Title className="sr-only">Navigation</Dialog.Title>
-          <Navigation route={route} onNavigate={() => setOpen(false)} className="h-full w-full overflow-y-auto" />
+          <Navigation route={route} onNavigate={() => setOpen(false)} className="flex h-full w-full overflow-y-auto" />
           <Dialog.Close className="absolute top-4 right-3 grid size-8 place-items-center rounded-md text-slate-500 hover:bg-slate-100 hover:text-slate-900" aria-label="Close navigation">
             <X className="size-4" aria-hidden />
           </Dialog.Close>

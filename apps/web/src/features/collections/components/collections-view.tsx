@@ -109,14 +109,14 @@ export function CollectionsView() {
           />
         ) : null}
 
-        {/* Side by side from 768 px, stacked below; one pane until a collection is chosen. */}
+        {/* Side by side from 1024 px, stacked below; one pane until a collection is chosen. */}
         <div
           className={cn(
             'grid grid-cols-1 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm',
-            name ? 'md:h-[36rem] md:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]' : '',
+            name ? 'lg:h-[36rem] lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]' : '',
           )}
         >
-          <div className={cn('flex min-h-0 flex-col', name && 'max-h-[24rem] border-b border-slate-200 md:max-h-none md:border-r md:border-b-0')}>
+          <div className={cn('flex min-h-0 flex-col', name && 'max-h-[24rem] border-b border-slate-200 lg:max-h-none lg:border-r lg:border-b-0')}>
             <div className="border-b border-slate-100 p-3">
               <div className="relative">
                 <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" aria-hidden />

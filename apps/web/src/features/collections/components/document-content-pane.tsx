@@ -27,7 +27,7 @@ export function DocumentContentPane({ workingKey, collectionName, selectedPath, 
   const pageImages = useQuery(pageImagesQueryOptions(workingKey, collectionName, selectedPath, status === 'indexed'));
 
   return (
-    <div className="flex min-h-[16rem] flex-1 flex-col md:min-h-0">
+    <div className="flex min-h-[16rem] flex-1 flex-col lg:min-h-0">
       <div className="flex items-center gap-3 border-b border-slate-100 px-4 py-2">
         <div className="flex min-w-0 flex-1 items-center gap-2">
           {document && status ? (

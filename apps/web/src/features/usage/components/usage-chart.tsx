@@ -46,7 +46,7 @@ export function UsageChart({
   const bytesScale = niceScale(Math.max(0, ...points.map((p) => p.bytes)), USAGE_BYTES_AXIS_MIN);
   return (
     <figure aria-label={title} className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
-      <figcaption className="mb-2 flex items-baseline justify-between gap-3">
+      <figcaption className="mb-2 flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
         <span className="text-sm font-medium text-slate-800">
           {title}
           {drillable ? <span className="sr-only">. Arrow keys move between points; Enter opens one.</span> : null}
