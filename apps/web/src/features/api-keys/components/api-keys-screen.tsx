@@ -16,8 +16,8 @@ const COLUMNS = [
   { name: 'Name', width: undefined },
   { name: 'API Key', width: '13rem' },
   { name: 'Created At', width: '10rem' },
-  { name: 'Created By', width: '9rem' },
-  { name: 'Permission', width: '10.5rem' },
+  { name: 'Created By', width: '8.5rem' },
+  { name: 'Permission', width: '11.5rem' },
   { name: 'Actions', width: '6rem' },
 ];
 
