@@ -51,7 +51,8 @@ test('every dialog opens on its first field, or on Cancel for a confirmation', a
   await expectInitialFocus(page, organization.getByRole('button', { name: 'Invite Member' }), 'Invite Member', (d) => d.getByLabel('Email'));
   await expectInitialFocus(page, organization.getByRole('button', { name: 'Edit Organization Name' }), 'Edit Organization Name', (d) => d.getByLabel('Organization Name'));
   await expectInitialFocus(page, organization.getByRole('button', { name: 'Delete Organization' }), 'Delete Organization', (d) => d.getByLabel('Organization ID'));
-  await expectInitialFocus(page, organization.getByRole('button', { name: 'Leave' }), 'Leave Organization', (d) => d.getByRole('button', { name: 'Cancel' }));
+  // The only owner is told to hand over ownership first: OK is the one action.
+  await expectInitialFocus(page, organization.getByRole('button', { name: 'Leave' }), 'Leave Organization', (d) => d.getByRole('button', { name: 'OK' }));
 
   // Invitation Sent! opens on the link to share; Remove Invite on Cancel.
   await organization.getByRole('button', { name: 'Invite Member' }).click();

@@ -167,22 +167,24 @@ test('an owner renames, deletes an organization after a wrong id, and leaves ano
   await expect(page.getByRole('menuitem', { name: /Doomed/ })).toHaveCount(0);
   await page.keyboard.press('Escape');
 
-  // Leaving: the last owner is refused with the server's reason; with a co-owner she may leave.
+  // Leaving: the last owner is told to hand over ownership first (no request, no raw refusal); with a co-owner she may leave.
   const other = await dashboardCall(token, '/api/organizations/add-organization', { name: 'Left Behind' });
   await page.reload();
   await page.getByRole('button', { name: /^Organization:/ }).first().click();
   await page.getByRole('menuitem', { name: /Left Behind/ }).click();
   await page.getByRole('link', { name: 'Organization' }).click();
   const alerts: string[] = [];
-  page.once('dialog', (dialog) => {
+  page.on('dialog', (dialog) => {
     alerts.push(dialog.message());
     void dialog.accept();
   });
   await page.getByTestId('member-row').filter({ hasText: 'Olivia Owner' }).getByRole('button', { name: 'Leave' }).click();
-  await page.getByRole('dialog', { name: 'Leave Organization' }).getByRole('button', { name: 'Leave' }).click();
-  await expect.poll(() => alerts).toEqual([expect.stringMatching(/^Failed to remove user: The last owner cannot leave/)]);
-  // The refusal closes its confirmation: the alert is not left in front of a dialog.
-  await expect(page.getByRole('dialog', { name: 'Leave Organization' })).toBeHidden();
+  const lastOwner = page.getByRole('dialog', { name: 'Leave Organization' });
+  await expect(lastOwner).toContainText('You are the only owner of this organization, so you cannot leave it yet. Make another member an owner first');
+  await expect(lastOwner.getByRole('button', { name: 'Leave' })).toHaveCount(0);
+  await lastOwner.getByRole('button', { name: 'OK' }).click();
+  await expect(lastOwner).toBeHidden();
+  expect(alerts).toEqual([]);
 
   const coOwner = bootstrap('co@example.com', 'Co Org', 'Cora');
   const link = await dashboardCall(token, '/api/organizations/users/invite-user', { organization_id: other.body.id, email: 'co@example.com', permission: 'OWNER' });

@@ -30,7 +30,7 @@ async function openUsage(page: Page, email: string) {
   return { totals, api_key };
 }
 
-const tile = (page: Page, metric: string) => page.getByRole('button', { name: new RegExp(`^${metric}\b`) });
+const tile = (page: Page, metric: string) => page.getByRole('button', { name: new RegExp(`^${metric}\\b`) });
 const tileCount = (page: Page, metric: string) => tile(page, metric).getByTestId('tile-count');
 const charts = (page: Page) => page.getByRole('figure');
 

@@ -77,7 +77,7 @@ export function MemberConfirmations({ pending, onClose }: { pending: PendingMemb
         onClose={onClose}
         title="Leave Organization"
         description={LAST_OWNER_MESSAGE}
-        footer={<Button onClick={onClose}>Close</Button>}
+        footer={<Button onClick={onClose}>OK</Button>}
       />
     );
   }
