@@ -113,5 +113,5 @@ test('Refresh reloads the summary and the history: a new rerank call shows', asy
   await page.getByRole('button', { name: 'Refresh', exact: true }).click();
   await expect(tileCount(page, 'Rerank')).toHaveText(String(totals.rerank + 1));
   await expect(page.getByRole('region', { name: 'Rerank summary' })).toContainText(String(totals.rerank + 1));
-  await expect(page.getByRole('button', { name: 'Refresh' })).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Refresh', exact: true })).toBeEnabled();
 });
