@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { embedTexts } from '../apps/server/src/domain/models/embed.ts';
-import { lexicalRelevance } from '../apps/server/src/domain/models/lexical-relevance.ts';
+import { lexicalRelevance } from '../apps/server/src/engine/models/lexical-relevance.ts';
 import { random } from './random.ts';
 
 /**

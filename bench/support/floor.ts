@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
-import { chunkPages } from '../../apps/server/src/ingest/chunker.ts';
+import { chunkPages } from '../../apps/server/src/engine/ingest/chunker.ts';
 import { floorAnalyzer } from './analyzer.ts';
 import type { BenchDocument } from './corpus.ts';
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -17,6 +17,11 @@ const Env = z.object({
   OIDC_CLIENT_SECRET: z.string().optional(),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
+  /**
+   * Local sign-in (no identity provider) trusts whoever reaches the server: it listens on loopback
+   * only, unless this says the operator knows and wants it on the network.
+   */
+  SIFT_ALLOW_LOCAL_SIGN_IN_ON_NETWORK: z.stringbool().default(false),
   /** Tests run the OpenID flow against an issuer on plain-HTTP loopback. */
   OIDC_ALLOW_INSECURE: z.stringbool().default(false),
   BILLING_PROVIDER: z.enum(['local', 'stripe']).optional(),
@@ -25,6 +30,10 @@ const Env = z.object({
   SIFT_INGEST_WORKERS: z.coerce.number().int().min(0).default(1),
   SIFT_INGEST_THREADS: z.coerce.number().int().min(1).default(2),
   SIFT_INGEST_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  /** Longest one file's parse may take (PDF, DOCX, HTML, OCR), in seconds; the parse is killed then. */
+  SIFT_PARSE_TIMEOUT_S: z.coerce.number().positive().default(120),
+  /** Most memory one file's parse may hold, in MB; the parse is killed past it. */
+  SIFT_PARSE_MEMORY_MB: z.coerce.number().int().min(64).default(1024),
   /** The admin API's bearer key (/v1/admin/*); unset, the admin API refuses every call. */
   SIFT_ADMIN_KEY: z.string().min(16).optional(),
   /** SQLite: threads answering searches; unset, one per core. */
@@ -60,8 +69,13 @@ export class ConfigError extends Error {}
 
 /** For a process's entry point: settings it cannot use print what is wrong and exit 1, without a stack trace. */
 export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+  return orExitOnConfigError(() => loadConfig(env));
+}
+
+/** What `check` returns; a ConfigError it throws is printed, and the process exits 1. */
+export function orExitOnConfigError<T>(check: () => T): T {
   try {
-    return loadConfig(env);
+    return check();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);
@@ -70,12 +84,11 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
-  // An empty variable means unset, as in most shells' `VAR= command`.
-  const result = Env.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
+  const result = Env.safeParse(withoutEmpty(env));
   if (!result.success) throw new ConfigError(`Sift cannot start with these settings:\n${z.prettifyError(result.error)}`);
   const parsed = result.data;
   const dataDir = resolve(parsed.SIFT_DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateFolder(dataDir);
   const clientId = parsed.OIDC_CLIENT_ID ?? parsed.GOOGLE_CLIENT_ID;
   const clientSecret = parsed.OIDC_CLIENT_SECRET ?? parsed.GOOGLE_CLIENT_SECRET;
   return {
@@ -83,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     // Local sign-in trusts whoever reaches the server, so without an identity provider Sift
     // listens on this machine only unless told otherwise.
     host: parsed.HOST ?? (clientId ? '0.0.0.0' : 'localhost'),
+    allowLocalSignInOnNetwork: parsed.SIFT_ALLOW_LOCAL_SIGN_IN_ON_NETWORK,
     dataDir,
     databaseUrl: parsed.DATABASE_URL,
     secret: parsed.SIFT_SECRET ?? readOrCreateSecret(dataDir),
@@ -109,6 +123,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   };
 }
 
+/**
+ * The parsers' bounds. Every thread that parses reads them from the environment (threads share
+ * it): the server validated them at start.
+ */
+export function parseLimitsOf(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = Env.pick({ SIFT_PARSE_TIMEOUT_S: true, SIFT_PARSE_MEMORY_MB: true }).parse(withoutEmpty(env));
+  return { timeoutMs: parsed.SIFT_PARSE_TIMEOUT_S * 1000, memoryMb: parsed.SIFT_PARSE_MEMORY_MB };
+}
+
+/** An empty variable means unset, as in most shells' `VAR= command`. */
+const withoutEmpty = (env: object) => Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+
 /** Where raw files go: the S3 store when a bucket is named, else the database's own place (see storage/). */
 export type StorageConfig = ReturnType<typeof storageOf>;
 function storageOf(parsed: z.infer<typeof Env>) {
@@ -126,6 +152,54 @@ function storageOf(parsed: z.infer<typeof Env>) {
       forcePathStyle: parsed.S3_FORCE_PATH_STYLE ?? Boolean(parsed.S3_ENDPOINT),
     },
   };
+}
+
+/**
+ * The data folder is its user's alone (0700), however it was made before: it holds the database,
+ * the search files, uploaded documents and the generated secret. A folder of someone else's that
+ * may not be changed is left as it is.
+ */
+function makePrivateFolder(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  try {
+    chmodSync(dataDir, 0o700);
+  } catch {
+    // Not this user's folder: its owner decides who may read it.
+  }
+}
+
+/**
+ * For a process's entry point (server, worker, CLI): every file and folder it creates is its
+ * user's alone (0600, 0700), the SQLite database and its logs, search files and uploads included,
+ * whoever made them (SQLite, the search files, the file store).
+ */
+export function keepNewFilesPrivate(): void {
+  process.umask(0o077);
+}
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\]|::ffff:127(\.\d{1,3}){3})$/i;
+
+/**
+ * Whether this server may listen where it is told. Local sign-in lets anyone who reaches it sign
+ * in as any user by typing an e-mail address: on an address other than loopback that needs an
+ * identity provider, or SIFT_ALLOW_LOCAL_SIGN_IN_ON_NETWORK=true. Returns the warning to print
+ * when the operator allowed it; throws ConfigError when they did not.
+ */
+export function localSignInExposure(config: Config): string | null {
+  if (config.oidc || LOOPBACK.test(config.host)) return null;
+  if (!config.allowLocalSignInOnNetwork) {
+    throw new ConfigError(
+      `Sift will not listen on ${config.host} with local sign-in: with no identity provider, anyone who reaches port ${config.port} ` +
+        'could sign in as any user by typing their e-mail address.\n' +
+        'Listen on this machine only (unset HOST, or HOST=127.0.0.1), configure an identity provider (OIDC_CLIENT_ID, OIDC_CLIENT_SECRET), ' +
+        'or set SIFT_ALLOW_LOCAL_SIGN_IN_ON_NETWORK=true to accept that.',
+    );
+  }
+  return (
+    `WARNING: local sign-in is open on the network (${config.host}:${config.port}, SIFT_ALLOW_LOCAL_SIGN_IN_ON_NETWORK=true): ` +
+    'anyone who reaches this port can sign in as any user, an organization owner included, by typing their e-mail address, ' +
+    "and then see and change that user's organizations, members, API keys, billing and documents. Configure an identity provider to close it."
+  );
 }
 
 /** A secret generated once per data folder, so sessions survive restarts without configuration. */

@@ -1,17 +1,21 @@
-import { loadConfigOrExit } from './config.ts';
+import { keepNewFilesPrivate, loadConfigOrExit, localSignInExposure, orExitOnConfigError } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { buildApp } from './http/app.ts';
 import { createAppContext } from './http/context.ts';
-import { startHeartbeat } from './ingest/heartbeat.ts';
-import { startIngestThread } from './ingest/thread.ts';
+import { startHeartbeat } from './engine/ingest/heartbeat.ts';
+import { closeParsing } from './engine/ingest/parse.ts';
+import { startIngestThread } from './engine/ingest/thread.ts';
 import { configureThreadHeaps } from './memory.ts';
 import { exitWithin } from './shutdown.ts';
-import { recoverAtStart } from './domain/document-states.ts';
+import { recoverAtStart } from './engine/queue/document-states.ts';
 
 /** config -> database -> app -> listen. */
 // Before any thread starts (see memory.ts).
 configureThreadHeaps();
+keepNewFilesPrivate();
 const config = loadConfigOrExit();
+// Before anything starts: local sign-in on the network is refused unless the operator allowed it.
+const exposureWarning = orExitOnConfigError(() => localSignInExposure(config));
 const database = await openDatabase(config);
 let draining = false;
 const ownIngestion = config.ingestWorkers > 0;
@@ -43,6 +47,8 @@ const shutdown = async (exitCode = 0) => {
   draining = true;
   exitWithin(9500, app.log);
   app.log.info('shutting down: draining requests, handing back claimed documents');
+  // Parses of /v1/parsers/parse-document requests in flight end now (503), not when they finish.
+  closeParsing();
   await Promise.all([app.close(), ...ingestThreads.map((thread) => thread.stop())]);
   await heartbeat?.stop();
   await database.destroy();
@@ -76,4 +82,6 @@ if (!listening) {
   // Said at the default level (warn) too, so `npm start` shows where to go.
   if (config.logLevel === 'info' || config.logLevel === 'debug' || config.logLevel === 'trace') app.log.info(serving);
   else if (config.logLevel === 'warn') console.log(serving);
+  // At every log level: what is open to whom is not a detail.
+  if (exposureWarning) console.warn(exposureWarning);
 }

@@ -1,11 +1,11 @@
-import { loadConfigOrExit } from './config.ts';
+import { keepNewFilesPrivate, loadConfigOrExit } from './config.ts';
 import { openDatabase } from './db/database.ts';
-import { tuneForIngestion } from './db/queue.ts';
-import { startHeartbeat } from './ingest/heartbeat.ts';
+import { tuneForIngestion } from './engine/queue/claims.ts';
+import { startHeartbeat } from './engine/ingest/heartbeat.ts';
 import { keepWriteAheadLogsSmall } from './db/wal-checkpoint.ts';
-import { recoverAtStart } from './domain/document-states.ts';
-import { surviveStrayPdfJsFailures } from './ingest/stray-rejections.ts';
-import { startIngestWorkers } from './ingest/worker.ts';
+import { recoverAtStart } from './engine/queue/document-states.ts';
+import { surviveStrayPdfJsFailures } from './engine/ingest/stray-rejections.ts';
+import { startIngestWorkers } from './engine/ingest/worker.ts';
 import { configureThreadHeaps } from './memory.ts';
 import { exitWithin } from './shutdown.ts';
 import { openFileStore } from './storage/open-file-store.ts';
@@ -18,6 +18,7 @@ import { openFileStore } from './storage/open-file-store.ts';
  */
 // Before any thread starts (see memory.ts).
 configureThreadHeaps();
+keepNewFilesPrivate();
 const config = loadConfigOrExit();
 const database = await openDatabase(config);
 await tuneForIngestion(database);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import ZeroEntropy, { PermissionDeniedError } from 'zeroentropy';
+import ZeroEntropy, { AuthenticationError } from 'zeroentropy';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../src/http/app.ts';
 import { createAppContext } from '../src/http/context.ts';
@@ -120,11 +120,11 @@ describe('admin API with the admin key', () => {
 describe('admin API without the admin key', () => {
   const operations = ['create-organization', 'get-organization', 'update-organization', 'add-api-key', 'list-api-keys', 'update-api-key', 'delete-api-key'];
 
-  test("an organization's API key gets 403 and nothing changes", async () => {
+  test("an organization's API key, unknown to the admin API, gets 401 and nothing changes", async () => {
     const organizationId = randomUUID();
     for (const operation of operations) {
       const response = await admin(operation, { organization_id: organizationId, api_key_id: randomUUID(), name: 'x', permission: 'all' }, f.keyA);
-      expect(response.status, operation).toBe(403);
+      expect(response.status, operation).toBe(401);
       expect(response.body.detail).toBe("Only the installation's admin key may call the admin API.");
     }
     expect((await admin('get-organization', { organization_id: organizationId })).status).toBe(404);
@@ -159,6 +159,6 @@ describe('admin API through the official SDK', () => {
     await tenant.collections.add({ collection_name: 'tenant-docs' });
     expect((await tenant.collections.getList()).collection_names).toEqual(['tenant-docs']);
     const refused = new ZeroEntropy({ apiKey: api_key, baseURL: `${address}/v1`, maxRetries: 0 });
-    await expect(refused.post('/admin/get-organization', { body: { organization_id: organizationId } })).rejects.toBeInstanceOf(PermissionDeniedError);
+    await expect(refused.post('/admin/get-organization', { body: { organization_id: organizationId } })).rejects.toBeInstanceOf(AuthenticationError);
   });
 });

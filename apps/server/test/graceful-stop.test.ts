@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { bootstrap } from '../src/domain/bootstrap.ts';
-import { startIngestWorkers } from '../src/ingest/worker.ts';
+import { startIngestWorkers } from '../src/engine/ingest/worker.ts';
 import { type Harness, startHarness } from './harness.ts';
 
 /** A worker told to stop hands what it holds back to the queue at once, its attempt not charged. */

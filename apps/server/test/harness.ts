@@ -45,7 +45,7 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
   /** A signed-in user and their session token. */
   const signIn = async (email: string, name = email.split('@')[0]!) => {
     const user = await upsertUserByEmail(database, { email, name });
-    return { ...user, token: await issueSessionToken(keyring, user.id) };
+    return { ...user, token: await issueSessionToken(database, keyring, user.id) };
   };
 
   return {

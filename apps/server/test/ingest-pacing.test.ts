@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { bootstrap } from '../src/domain/bootstrap.ts';
-import { startIngestWorkers } from '../src/ingest/worker.ts';
-import { searchesAnswered } from '../src/search-activity.ts';
+import { startIngestWorkers } from '../src/engine/ingest/worker.ts';
+import { searchesAnswered } from '../src/engine/search-activity.ts';
 import { type Harness, startHarness } from './harness.ts';
 
 // Searches answered are counted where the ingestion loops see them (search-activity.ts); with

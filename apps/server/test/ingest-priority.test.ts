@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { bootstrap } from '../src/domain/bootstrap.ts';
-import { startIngestThread } from '../src/ingest/thread.ts';
+import { startIngestThread } from '../src/engine/ingest/thread.ts';
 import { type Harness, startHarness } from './harness.ts';
 
 /**

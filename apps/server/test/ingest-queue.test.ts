@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { claim, defaultLeaseRules, MAX_ATTEMPTS, recoverAtStart, recoverExpired } from '../src/domain/document-states.ts';
+import { claim, defaultLeaseRules, MAX_ATTEMPTS, recoverAtStart, recoverExpired } from '../src/engine/queue/document-states.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 

@@ -2,14 +2,14 @@ import fc from 'fast-check';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import * as metadataByCollection from '../src/db/migrations/012_metadata_by_collection.ts';
-import { filterCandidates } from '../src/db/search/filter.ts';
-import { filteredDocuments, searchIndex } from '../src/db/search/index.ts';
+import { filterCandidates } from '../src/engine/search/filter.ts';
+import { filteredDocuments, searchIndex } from '../src/engine/search/index.ts';
 import { matchesMetadata, parseMetadataFilter } from '../src/domain/metadata-filter.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
 /**
- * The SQL the filter compiles to (db/search/filter.ts) selects exactly the documents the
+ * The SQL the filter compiles to (engine/search/filter.ts) selects exactly the documents the
  * in-memory reference (matchesMetadata) accepts, for random metadata and random filters, on
  * whichever dialect the harness runs.
  */

@@ -73,7 +73,7 @@ describe('raw files in an S3-compatible object store', () => {
     await add(f.keyB, 'kept', 'b-only.txt', 'text only organization B has');
     expect(await stored('text only organization B has')).toBe(true);
     const owner = await h.database.db.selectFrom('memberships').select('user_id').where('organization_id', '=', f.organizationB).executeTakeFirstOrThrow();
-    const session = await issueSessionToken(h.keyring, owner.user_id);
+    const session = await issueSessionToken(h.database, h.keyring, owner.user_id);
     const deleted = await h.call('/api/organizations/delete-organization', { organization_id: f.organizationB }, session);
     expect(deleted.status).toBe(200);
     expect(await stored('text only organization B has')).toBe(false);

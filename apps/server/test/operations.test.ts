@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openDatabase, pendingMigrations } from '../src/db/database.ts';
 import { migrations } from '../src/db/migrations/index.ts';
-import { startHeartbeat } from '../src/ingest/heartbeat.ts';
+import { startHeartbeat } from '../src/engine/ingest/heartbeat.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { freshPostgresSchema } from './postgres-schema.ts';
 import { providerFixtures } from './provider-fixtures.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type IngestWorkers, startIngestWorkers } from '../src/ingest/worker.ts';
+import { type IngestWorkers, startIngestWorkers } from '../src/engine/ingest/worker.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { pageImageLinks } from '../src/domain/file-links.ts';
-import { closeOcr, imageSize, recognizeImage } from '../src/ingest/parsers/ocr.ts';
+import { closeOcr, imageSize, recognizeImage } from '../src/engine/ingest/parsers/ocr.ts';
 import { makePdf } from './fixtures/ingest/make-fixtures.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';

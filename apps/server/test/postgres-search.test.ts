@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
 import { PreparedStatementsClient } from '../src/db/prepared-statements-client.ts';
-import type { FilterNode } from '../src/db/search/filter-node.ts';
-import { searchIndex } from '../src/db/search/index.ts';
+import type { FilterNode } from '../src/engine/search/filter-node.ts';
+import { searchIndex } from '../src/engine/search/index.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 

@@ -1,6 +1,6 @@
 import { bootstrap } from '../src/domain/bootstrap.ts';
 import { addApiKey } from '../src/domain/api-keys.ts';
-import { type IngestWorkers, startIngestWorkers } from '../src/ingest/worker.ts';
+import { type IngestWorkers, startIngestWorkers } from '../src/engine/ingest/worker.ts';
 import type { Harness } from './harness.ts';
 
 /**

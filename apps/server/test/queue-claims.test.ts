@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { sql } from 'kysely';
-import { claim, defaultLeaseRules } from '../src/domain/document-states.ts';
+import { claim, defaultLeaseRules } from '../src/engine/queue/document-states.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openReaderPool, type ReaderPool } from '../src/db/search/reader-pool.ts';
+import { openReaderPool, type ReaderPool } from '../src/engine/search/reader-pool.ts';
 
 /** The SQLite searches' reader threads: many queries in flight at once, each answered with its own rows. */
 describe.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the reader pool', () => {

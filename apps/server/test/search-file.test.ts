@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { existsSync } from 'node:fs';
-import { ensureSearchFiles, ftsTable, GRANULARITIES, searchFilePath } from '../src/db/search/sqlite-file.ts';
-import { searchIndex } from '../src/db/search/index.ts';
-import { startIngestWorkers } from '../src/ingest/worker.ts';
+import { ensureSearchFiles, ftsTable, GRANULARITIES, searchFilePath } from '../src/engine/search/sqlite-file.ts';
+import { searchIndex } from '../src/engine/search/index.ts';
+import { startIngestWorkers } from '../src/engine/ingest/worker.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { analyze, BM25_MIN_IDF, bm25Score } from '../src/db/search/analyzer.ts';
-import { searchIndex } from '../src/db/search/index.ts';
+import { analyze, BM25_MIN_IDF, bm25Score } from '../src/engine/search/analyzer.ts';
+import { searchIndex } from '../src/engine/search/index.ts';
 import { deleteCollectionsOf } from '../src/domain/collections.ts';
-import { indexPostgresDocuments, rebuildPostgresIndex } from '../src/db/search/postgres.ts';
+import { indexPostgresDocuments, rebuildPostgresIndex } from '../src/engine/search/postgres.ts';
 import { existsSync, rmSync } from 'node:fs';
-import { ensureSearchFiles, searchFilePath } from '../src/db/search/sqlite-file.ts';
+import { ensureSearchFiles, searchFilePath } from '../src/engine/search/sqlite-file.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 import { type CorpusDocument, SEARCH_QUERIES, searchCorpus } from './search-corpus.ts';

@@ -1,14 +1,14 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { filterCandidates } from '../src/db/search/filter.ts';
-import { passingRows } from '../src/db/search/sqlite.ts';
-import { GRANULARITIES } from '../src/db/search/sqlite-file.ts';
+import { filterCandidates } from '../src/engine/search/filter.ts';
+import { passingRows } from '../src/engine/search/sqlite.ts';
+import { GRANULARITIES } from '../src/engine/search/sqlite-file.ts';
 import { parseMetadataFilter } from '../src/domain/metadata-filter.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
 // Issue #11 pt 3: a selective metadata filter ranks only the rows of the documents that pass it
-// (db/search/sqlite.ts selectiveTop). Whatever the path, a filtered query answers exactly what
+// (engine/search/sqlite.ts selectiveTop). Whatever the path, a filtered query answers exactly what
 // ranking the whole collection and keeping the documents that pass would: same rows, order, scores.
 
 let h: Harness;

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { FileStore } from '../src/domain/file-store.ts';
-import { type IngestWorkers, type IngestWorkerOptions, startIngestWorkers } from '../src/ingest/worker.ts';
+import { type IngestWorkers, type IngestWorkerOptions, startIngestWorkers } from '../src/engine/ingest/worker.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 

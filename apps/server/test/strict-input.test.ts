@@ -10,8 +10,9 @@ import { providerFixtures } from './provider-fixtures.ts';
 
 let h: Harness;
 let f: Awaited<ReturnType<typeof providerFixtures>>;
+const ADMIN_KEY = 'strict-admin-key-0123456789';
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ SIFT_ADMIN_KEY: ADMIN_KEY });
   f = await providerFixtures(h);
   await h.call('/v1/collections/add-collection', { collection_name: 'strict' }, f.keyA);
 });
@@ -106,6 +107,62 @@ describe('dashboard API', () => {
   });
 });
 
+describe("the fuzzer's inputs (issue #43): 4xx, never 500", () => {
+  const raw = (method: 'GET' | 'POST', url: string, payload?: string, token?: string) =>
+    h.app.inject({ method, url, payload, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+  const refusedRaw = (response: { statusCode: number; json(): { detail?: unknown } }, pattern: RegExp) => {
+    expect(response.statusCode).toBe(422);
+    expect(JSON.stringify(response.json().detail)).toMatch(pattern);
+  };
+
+  test('a lone surrogate anywhere in a body is refused: local sign-in, rerank documents, metadata keys', async () => {
+    refusedRaw(await raw('POST', '/auth/local/login', '{"name":"Local","email":"local@example.com","invite":"\\ud800"}'), /invite: must be well-formed Unicode/);
+    refusedRaw(await raw('POST', v1('/models/rerank'), '{"model":"zerank-2","query":"q","documents":["ok","\\udc00"]}', f.keyA), /well-formed Unicode/);
+    const metadataKey = '{"collection_name":"strict","path":"m.txt","content":{"type":"text","text":"x"},"metadata":{"\\ud800":"v"}}';
+    refusedRaw(await raw('POST', v1('/documents/add-document'), metadataKey, f.keyA), /well-formed Unicode/);
+  });
+
+  test('NUL is refused in a path parameter, a query, and any body string (created_by of the admin API)', async () => {
+    const checkout = await raw('GET', '/billing/checkout/a%00b');
+    refusedRaw(checkout, /checkoutId: must not contain NUL/);
+    refusedRaw(await raw('GET', v1('/documents/get-document?token=a%00b')), /NUL/);
+    const organizationId = '6d1f0e02-3a4b-4c5d-8e9f-0a1b2c3d4e5f';
+    expect((await h.call(v1('/admin/create-organization'), { organization_id: organizationId }, ADMIN_KEY)).status).toBe(201);
+    const key = await h.call(v1('/admin/add-api-key'), { organization_id: organizationId, name: 'k', permission: 'all', created_by: 'a\u0000b' }, ADMIN_KEY);
+    refused(key);
+    expect(JSON.stringify(key.body.detail)).toMatch(/created_by/);
+    expect((await h.call(v1('/admin/list-api-keys'), { organization_id: organizationId }, ADMIN_KEY)).body.api_keys).toEqual([]);
+  });
+
+  test('a metadata filter nested 5,000 or 2,000 deep is refused with 422 naming the limit', async () => {
+    for (const depth of [5000, 2000]) {
+      const filter = '{"$and":['.repeat(depth) + '{"a":"x"}' + ']}'.repeat(depth);
+      const response = await raw('POST', v1('/queries/top-documents'), `{"collection_name":"strict","query":"q","k":1,"filter":${filter}}`, f.keyA);
+      refusedRaw(response, /nest more than \d+ levels/);
+    }
+    // Within the body's limit, the filter's own limit speaks.
+    let filter: object = { a: 'x' };
+    for (let i = 0; i < 25; i++) filter = { $and: [filter] };
+    refused(await h.call(v1('/queries/top-documents'), { collection_name: 'strict', query: 'q', k: 1, filter }, f.keyA));
+  });
+
+  test('collection names of spaces or invisible characters only are refused with a clear detail', async () => {
+    for (const name of ['   ', '\u200b\u200b', '\u3164', '\u2800\u2800', '\u00a0 \ufe0f', '\u0301']) {
+      const response = await h.call(v1('/collections/add-collection'), { collection_name: name }, f.keyA);
+      refused(response);
+      expect(JSON.stringify(response.body.detail)).toContain('visible character');
+    }
+    expect((await h.call(v1('/collections/get-collection-list'), {}, f.keyA)).body.collection_names).not.toContain('   ');
+    expect((await h.call(v1('/collections/add-collection'), { collection_name: ' padded name ' }, f.keyA)).status).toBe(201);
+  });
+
+  test('an unknown admin key is 401, like any unknown credential', async () => {
+    const response = await h.call(v1('/admin/get-organization'), { organization_id: '6d1f0e02-3a4b-4c5d-8e9f-0a1b2c3d4e5f' }, 'not-the-admin-key-at-all');
+    expect(response.status).toBe(401);
+    expect(response.body.detail).toBeTruthy();
+  });
+});
+
 describe('OpenAPI description', () => {
   test('states the limits and every 4xx of a route', async () => {
     const spec = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json();
@@ -139,11 +196,18 @@ describe('request log', () => {
     await app.inject({ method: 'GET', url: `/v1/documents/get-page-image?token=${secret}` });
     await app.inject({ method: 'GET', url: `/billing/checkout/${secret}` });
     await app.inject({ method: 'GET', url: `/auth/google/login?invite=${secret}` });
+    // Parameter names and paths as the router reads them: encoded, with `+`, in another case.
+    await app.inject({ method: 'GET', url: `/v1/documents/get-document?%74oken=${secret}` });
+    await app.inject({ method: 'GET', url: `/v1/documents/get-page-image?page=1&t%6F%6Ben=${secret}` });
+    await app.inject({ method: 'GET', url: `/auth/google/login?Invite=${secret}` });
+    await app.inject({ method: 'GET', url: `/billing/%63heckout/${secret}` });
     await app.inject({ method: 'POST', url: '/v1/collections/get-collection-list', headers: { authorization: `Bearer ${f.keyA}` }, payload: {} });
     await app.close();
     const log = lines.join('');
     expect(log).toContain('/v1/documents/get-document?token=[redacted]');
     expect(log).toContain('/billing/checkout/[redacted]');
+    expect(log).toContain('/v1/documents/get-document?%74oken=[redacted]');
+    expect(log).toContain('get-page-image?page=1&t%6F%6Ben=[redacted]');
     expect(log).not.toContain(secret);
     expect(log).not.toContain(f.keyA);
   });

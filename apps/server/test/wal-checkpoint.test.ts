@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Database, DB } from '../src/db/schema.ts';
-import { searchDirectory } from '../src/db/search/sqlite-file.ts';
+import { searchDirectory } from '../src/engine/search/sqlite-file.ts';
 import { keepWriteAheadLogsSmall } from '../src/db/wal-checkpoint.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';

@@ -29,6 +29,12 @@ export const GetUserResponse = z.object({
 });
 export type GetUserResponse = z.infer<typeof GetUserResponse>;
 
+/** POST /api/users/logout: the session the request came with is ended on the server. */
+export const LogoutResponse = z.object({ message: z.string() });
+/** POST /api/users/end-all-sessions: every session of the user, this one included, is ended. */
+export const EndAllSessionsResponse = z.object({ message: z.string(), sessions_ended: z.number().int().min(0) });
+export type EndAllSessionsResponse = z.infer<typeof EndAllSessionsResponse>;
+
 export const OrganizationMember = z.object({
   id: Uuid,
   name: z.string(),

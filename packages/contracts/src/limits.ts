@@ -19,6 +19,13 @@ export const METADATA_VALUE_MAX_BYTES = 1024;
 export const METADATA_JSON_MAX_BYTES = 65_536;
 /** A query filter's JSON. */
 export const FILTER_JSON_MAX_BYTES = 65_536;
+/**
+ * Levels of objects and arrays a filter's JSON may nest: the search service's own limit (16
+ * levels of $and/$or, each an object and an array) with room for the conditions at the bottom.
+ */
+export const FILTER_JSON_MAX_DEPTH = 40;
+/** Levels of objects and arrays any JSON body or query may nest (checked before anything walks it recursively). */
+export const JSON_MAX_DEPTH = 64;
 /** Provider OpenAPI: top-documents and top-pages queries, in UTF-8 bytes. */
 export const QUERY_MAX_BYTES = 4096;
 /** Provider OpenAPI: top-snippets queries, in characters (Unicode code points). */

@@ -62,3 +62,30 @@ export const personName = (maxChars: number) =>
     .max(maxChars, `must be at most ${maxChars} characters`)
     .refine((text) => !CONTROL_CHARACTER.test(text), 'must not contain control characters')
     .refine(noLoneSurrogates, 'must not contain lone surrogates');
+
+/**
+ * Characters that show nothing on their own: white space, control and format characters (zero
+ * widths, joiners, marks of direction), default-ignorable ones (fillers, variation selectors),
+ * combining marks, and the blank Braille pattern. Code points this runtime's Unicode does not
+ * know yet count as visible (a new emoji is one).
+ */
+const INVISIBLE = /[\p{White_Space}\p{Cc}\p{Cf}\p{Cs}\p{M}\p{Default_Ignorable_Code_Point}\u2800]/u;
+
+/** Whether the text has at least one character a person can see (a name of spaces only has none). */
+export const hasVisibleCharacter = (text: string): boolean => {
+  for (const character of text) if (!INVISIBLE.test(character)) return true;
+  return false;
+};
+
+/** Levels of objects and arrays in a parsed JSON value (a scalar is 0), counted without recursion. */
+export const jsonDepth = (value: unknown): number => {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    deepest = Math.max(deepest, depth + 1);
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+};

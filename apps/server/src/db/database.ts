@@ -7,7 +7,7 @@ import { keepDocumentUsageFolded } from './document-usage-pending.ts';
 import { migrations } from './migrations/index.ts';
 import { PipelinedPool } from './pipelined-pool.ts';
 import { PreparedStatementsClient } from './prepared-statements-client.ts';
-import { ensureSearchFiles } from './search/sqlite-file.ts';
+import { ensureSearchFiles } from '../engine/search/sqlite-file.ts';
 import type { Database, DB } from './schema.ts';
 import { sqliteDialect } from './sqlite-dialect.ts';
 import { WAL_LIMIT_BYTES } from './wal-checkpoint.ts';
@@ -29,6 +29,13 @@ export interface DatabaseOptions {
  * `retry-after` for a client, a requeue for ingestion; never an unbounded wait.
  */
 export const LOCK_WAIT_MS = 5000;
+
+/**
+ * PostgreSQL: how long a new connection may take (or a pooled one be waited for) before the query
+ * fails as the database unreachable (a 503 with `retry-after`, dependencies.ts). Without it, a
+ * database whose address drops packets held every request for the system's TCP timeout, minutes.
+ */
+export const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
  * The URL with `lock_timeout` (and `extra`) among its connection options, after any it has (a
@@ -108,7 +115,7 @@ function openPostgres(url: string, searchConnections: number, searchPipelines: n
   // A search without a filter is one statement, sent on a few pipelined connections (pipelined-pool.ts).
   const pipelined = new PipelinedPool(
     searchPipelines,
-    () => new PreparedStatementsClient({ connectionString: withOptions(url, searchSession.options), pipeline: true }),
+    () => new PreparedStatementsClient({ connectionString: withOptions(url, searchSession.options), pipeline: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS }),
     filteredSearchesPool,
   );
   const usage = keepDocumentUsageFolded(db);
@@ -128,7 +135,12 @@ function openPostgres(url: string, searchConnections: number, searchPipelines: n
 }
 
 function postgresPool(url: string, max: number, session: { client?: typeof pg.Client; options?: string } = {}): pg.Pool {
-  const pool = new pg.Pool({ connectionString: withOptions(url, session.options), max, ...(session.client ? { Client: session.client } : {}) });
+  const pool = new pg.Pool({
+    connectionString: withOptions(url, session.options),
+    max,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    ...(session.client ? { Client: session.client } : {}),
+  });
   // A connection the database dropped (restart, failover, network) is replaced, never fatal to
   // the process: the query on it fails and says so, the next one gets a new connection.
   pool.on('error', () => {});

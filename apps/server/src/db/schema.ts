@@ -5,9 +5,10 @@ import type { AccountsTables } from './tables/accounts.ts';
 import type { BillingTables } from './tables/billing.ts';
 import type { OperationsTables } from './tables/operations.ts';
 import type { RetrievalTables } from './tables/retrieval.ts';
+import type { SessionsTables } from './tables/sessions.ts';
 import type { UsageTables } from './tables/usage.ts';
 
-export interface DB extends AccountsTables, RetrievalTables, BillingTables, UsageTables, OperationsTables {}
+export interface DB extends AccountsTables, RetrievalTables, BillingTables, UsageTables, OperationsTables, SessionsTables {}
 
 export type Dialect = 'sqlite' | 'postgres';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import type { Database, DB } from './schema.ts';
-import { searchDirectory } from './search/sqlite-file.ts';
+import { searchDirectory } from '../engine/search/sqlite-file.ts';
 
 /** A write-ahead log past this size is checkpointed and truncated at the next tick. */
 export const WAL_LIMIT_BYTES = 64 * 1024 * 1024;

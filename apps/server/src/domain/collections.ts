@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { setImmediate as servingRequests } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Database, DB } from '../db/schema.ts';
-import { searchIndex } from '../db/search/index.ts';
+import { searchIndex } from '../engine/search/index.ts';
 import { nowIso } from './clock.ts';
 import { Conflict, NotFound } from './errors.ts';
 import type { FileStore } from './file-store.ts';
 import type { ProviderActor } from './provider-actor.ts';
-import { deleteSnippetsOf } from './snippet-deletion.ts';
+import { deleteSnippetsOf } from '../engine/search/snippet-deletion.ts';
 import { addDocumentEvent, type CollectionRef } from './usage-events.ts';
 
 export const collectionMessages = {

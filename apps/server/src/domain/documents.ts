@@ -10,17 +10,17 @@ import type {
   UpdateDocumentRequest,
 } from '@sift/contracts';
 import { inGroupedTransaction } from '../db/group-commit.ts';
-import { notifyDocumentsQueued } from '../db/queue.ts';
+import { notifyDocumentsQueued } from '../engine/queue/claims.ts';
 import type { Database, DB } from '../db/schema.ts';
 import type { DocumentSourceType, IndexStatus } from '../db/tables/retrieval.ts';
-import { hasPageImages } from '../ingest/page-image.ts';
+import { hasPageImages } from '../engine/ingest/page-image.ts';
 import { nowIso } from './clock.ts';
 import { requireCollection } from './collections.ts';
-import { queuedState } from './document-states.ts';
+import { queuedState } from '../engine/queue/document-states.ts';
 import { Conflict, DomainError, NotFound } from './errors.ts';
 import { pageImageUrls } from './page-images.ts';
 import type { ProviderActor } from './provider-actor.ts';
-import { deleteSnippetsOf } from './snippet-deletion.ts';
+import { deleteSnippetsOf } from '../engine/search/snippet-deletion.ts';
 import { addDocumentEvent, addGroupedDocumentEvent } from './usage-events.ts';
 
 export const documentMessages = {

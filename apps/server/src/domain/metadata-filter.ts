@@ -1,11 +1,11 @@
-import type { ComparisonOperator, FilterNode, SetOperator } from '../db/search/filter-node.ts';
+import type { ComparisonOperator, FilterNode, SetOperator } from '../engine/search/filter-node.ts';
 import { Invalid } from './errors.ts';
 
 export type { FilterNode };
 
 /**
  * The metadata filter language of the provider API, parsed into the tree (owned by storage, in
- * db/search/filter-node.ts) that the search adapters compile into parameterised SQL. Attributes
+ * engine/search/filter-node.ts) that the search adapters compile into parameterised SQL. Attributes
  * are strings, or lists of strings when named `list:...`; a missing attribute is null, so
  * $eq/$gt/$gte/$lt/$lte/$in are false on it and $ne/$nin are true. Lists only take $in/$nin, which mean "shares at least one element".
  */

@@ -1,5 +1,5 @@
 import type { Database } from '../db/schema.ts';
-import { renderPageImage } from '../ingest/page-image.ts';
+import { renderPageImage } from '../engine/ingest/page-image.ts';
 import { NotFound } from './errors.ts';
 import type { FileStore } from './file-store.ts';
 import type { ProviderActor } from './provider-actor.ts';

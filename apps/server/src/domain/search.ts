@@ -1,20 +1,20 @@
 import type { DocumentMetadata, TopDocumentsRequest, TopPagesRequest, TopSnippetsRequest } from '@sift/contracts';
-import { type DocumentHit, filteredDocuments, type SearchRequest, searchIndex } from '../db/search/index.ts';
-import type { FilterNode } from '../db/search/filter-node.ts';
+import { type DocumentHit, filteredDocuments, type SearchRequest, searchIndex } from '../engine/search/index.ts';
+import type { FilterNode } from '../engine/search/filter-node.ts';
 import type { Database } from '../db/schema.ts';
-import { countTokens } from '../ingest/tokens.ts';
-import { noteSearchAnswered } from '../search-activity.ts';
+import { countTokens } from '../engine/ingest/tokens.ts';
+import { noteSearchAnswered } from '../engine/search-activity.ts';
 import { findQueriedCollection } from './collections.ts';
 import { parseMetadataFilter } from './metadata-filter.ts';
 import { pageImageUrls } from './page-images.ts';
 import type { ProviderActor } from './provider-actor.ts';
-import { expandedQuery } from './query-expansion.ts';
+import { expandedQuery } from '../engine/search/query-expansion.ts';
 import { recordQueryUsage } from './query-usage.ts';
 import { RERANK_DOCUMENT_CHARS, requireReranker, rerankHits } from './rerank-hits.ts';
 import type { CollectionRef, QueryType } from './usage-events.ts';
 
 /**
- * Queries of the provider API: BM25 ranking per granularity (db/search), scores in 0..1, the
+ * Queries of the provider API: BM25 ranking per granularity (engine/search), scores in 0..1, the
  * metadata filter, and one query usage event per call. `latency_mode: "high"` ranks with the
  * query expanded by pseudo-relevance feedback (query-expansion.ts); `reranker` then reorders the
  * retrieved candidates by that model (rerank-hits.ts).

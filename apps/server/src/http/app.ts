@@ -3,13 +3,16 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { BODY_LIMIT_BYTES } from '@sift/contracts';
 import Fastify, { type FastifyServerOptions } from 'fastify';
+import { sql } from 'kysely';
 import type { DestinationStream } from 'pino';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
 import { recordRequestMetrics } from './metrics.ts';
+import { watchOutages } from './outages.ts';
 import { documentedErrors, registerErrorHandling } from './plugins/errors.ts';
 import { requestLogSerializers } from './plugins/request-log.ts';
 import { limitLargeBodies } from './plugins/large-bodies.ts';
+import { refuseMalformedInput } from './plugins/well-formed-input.ts';
 import { closeUnusedConnectionsOnClose } from './plugins/drain-on-close.ts';
 import { requireApiKey } from './plugins/api-key-auth.ts';
 import { requireSession } from './plugins/session-auth.ts';
@@ -54,15 +57,23 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
       done(Object.assign(new Error('Request body is not valid JSON.'), { statusCode: 400 }), undefined);
     }
   });
+  const outages = watchOutages(app.log, {
+    database: () => sql`select 1`.execute(context.database.db),
+    ...(context.objectStore ? { 'object store': context.objectStore.check } : {}),
+  });
+  app.decorate('outages', outages);
   registerErrorHandling(app);
   recordRequestMetrics(app, context.metrics);
   app.addHook('onClose', async () => {
+    outages.close();
+    context.objectStore?.close();
     await context.limits.close();
     await context.files.close();
   });
   // Every 4xx a route can give is in the OpenAPI description (see plugins/errors.ts).
   app.addHook('onRoute', documentedErrors);
   limitLargeBodies(app);
+  refuseMalformedInput(app);
   closeUnusedConnectionsOnClose(app);
   // The dashboard's local dev servers (Vite on 5173, preview on 4173) call the provider API here.
   await app.register(cors, { origin: [/^http:\/\/(localhost|127\.0\.0\.1):(5173|4173)$/], maxAge: 600 });
@@ -86,7 +97,7 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
   await app.register(billingCheckoutRoutes, context);
   // Dashboard API: every route here needs a session token.
   await app.register(async (scope) => {
-    requireSession(scope, context.keyring);
+    requireSession(scope, context.keyring, context.database);
     provideDashboardActor(scope, context);
     await scope.register(userRoutes, context);
     await scope.register(organizationRoutes, context);

@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import type { FileStore } from '../domain/file-store.ts';
 import { type LimitStore, openLimitStore } from '../limits/limit-store.ts';
-import { openFileStore } from '../storage/open-file-store.ts';
+import { openFileStore, openObjectStoreCheck } from '../storage/open-file-store.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 
 /** What the process around the app tells its probes. */
@@ -22,6 +22,8 @@ export interface AppContext {
   keyring: Keyring;
   /** Where raw files live (storage/open-file-store.ts): chosen once at start, passed in. */
   files: FileStore;
+  /** Whether the object store answers, when one is configured (readiness, the end of an outage). */
+  objectStore: { check(): Promise<void>; close(): void } | null;
   /** Where the installation's limits count (shared by every server). */
   limits: LimitStore;
   metrics: Metrics;
@@ -35,6 +37,7 @@ export function createAppContext(config: Config, database: Database, lifecycle?:
     database,
     keyring: createKeyring(config.secret),
     files: openFileStore(config.storage, database, config.dataDir),
+    objectStore: openObjectStoreCheck(config.storage),
     limits: openLimitStore(config, database),
     metrics: createMetrics(database),
     lifecycle: lifecycle ?? { ownIngestion: () => false, draining: () => false },

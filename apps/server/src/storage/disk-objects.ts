@@ -14,14 +14,14 @@ export function diskObjects(dataDir: string): ObjectStore & { pathOf(hash: strin
     async write(hash, bytes) {
       const folder = join(root, hash.slice(0, 2));
       if (!folders.has(folder)) {
-        await mkdir(folder, { recursive: true });
+        await mkdir(folder, { recursive: true, mode: 0o700 });
         folders.add(folder);
       }
       // Written whole then renamed: a crash never leaves a half file under a content hash.
       // Off the HTTP thread, whatever the size: creating a file waits on the file system's
       // journal, where the thread-pool round trips cost the thread about 0.1 ms each.
       const temporary = `${pathOf(hash)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-      await writeFile(temporary, bytes);
+      await writeFile(temporary, bytes, { mode: 0o600 }); // its user's alone, whatever the umask
       await rename(temporary, pathOf(hash));
     },
     read: (hash) => readFile(pathOf(hash)),

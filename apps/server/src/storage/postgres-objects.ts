@@ -1,7 +1,13 @@
 import { Readable } from 'node:stream';
 import { blobExists, deleteBlobs, readBlobInSlices, writeBlob } from '../db/blobs.ts';
 import type { Database } from '../db/schema.ts';
+import { dependencyUnavailable } from '../dependencies.ts';
 import { type ObjectStore, SMALL_OBJECT_BYTES } from '../domain/file-store.ts';
+
+/** The database unreachable: a DependencyUnavailable, as the object store's outages are (s3-objects.ts). */
+const asOutage = (error: unknown): never => {
+  throw dependencyUnavailable(error) ?? error;
+};
 
 /**
  * Raw files in PostgreSQL's `blobs` table: past one machine when no object store is configured.
@@ -9,14 +15,14 @@ import { type ObjectStore, SMALL_OBJECT_BYTES } from '../domain/file-store.ts';
  */
 export function postgresObjects(database: Database): ObjectStore {
   const read = async (hash: string) => {
-    const bytes = await readBlobInSlices(database.db, hash);
+    const bytes = await readBlobInSlices(database.db, hash).catch(asOutage);
     if (!bytes) throw new Error(`no stored object ${hash}`);
     return bytes;
   };
   return {
     kind: 'postgres',
     small: { maxBytes: SMALL_OBJECT_BYTES, write: writeBlob },
-    write: (hash, bytes) => writeBlob(database.db, hash, bytes),
+    write: (hash, bytes) => writeBlob(database.db, hash, bytes).catch(asOutage),
     read,
     exists: (hash, db) => blobExists(db, hash),
     stream: async (hash) => Readable.from([await read(hash)]),

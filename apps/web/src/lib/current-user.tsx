@@ -1,4 +1,4 @@
-import { GetUserResponse } from '@sift/contracts';
+import { GetUserResponse, LogoutResponse } from '@sift/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { DashboardApiError, postDashboard } from '@/lib/dashboard-api';
@@ -43,6 +43,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const user = useQuery({ queryKey: [...USER_KEY, token], queryFn: fetchUser, enabled: token !== null, retry: false, staleTime: Infinity });
 
   const logout = useCallback(() => {
+    // The server ends the session too (its token is refused from now on); signing out here never waits for it.
+    if (getSessionToken()) postDashboard('/api/users/logout', {}, LogoutResponse).catch(() => {});
     clearSessionToken();
     setToken(null);
     queryClient.clear();

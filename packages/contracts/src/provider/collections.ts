@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { CollectionName } from './common.ts';
+import { CollectionName, NewCollectionName } from './common.ts';
 
 export const AddCollectionRequest = z.object({
-  collection_name: CollectionName,
+  collection_name: NewCollectionName,
   /** Accepted for compatibility; one index serves every collection here. */
   num_shards: z
     .number()

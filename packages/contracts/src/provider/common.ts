@@ -3,6 +3,7 @@ import {
   COLLECTION_NAME_MAX_BYTES,
   DOCUMENT_PATH_MAX_BYTES,
   FILTER_JSON_MAX_BYTES,
+  FILTER_JSON_MAX_DEPTH,
   METADATA_JSON_MAX_BYTES,
   METADATA_KEY_MAX_CHARS,
   METADATA_VALUE_MAX_BYTES,
@@ -11,7 +12,7 @@ import {
   QUERY_MAX_CHARS,
   TOKEN_MAX_CHARS,
 } from '../limits.ts';
-import { boundedText, byteBoundedText, noLoneSurrogates, printableName, utf8Bytes } from '../text.ts';
+import { boundedText, byteBoundedText, hasVisibleCharacter, jsonDepth, noLoneSurrogates, printableName, utf8Bytes } from '../text.ts';
 
 // Shapes shared by the provider API's route groups (OpenAPI: DefaultResponse, DocumentMetadataJson ...).
 
@@ -20,6 +21,11 @@ export const DefaultResponse = z.object({ message: z.string().default('Success!'
 export type DefaultResponse = z.infer<typeof DefaultResponse>;
 
 export const CollectionName = printableName(COLLECTION_NAME_MAX_BYTES);
+/**
+ * The name a new collection is given: also at least one visible character, so it can be told
+ * apart in a list. Only at creation: a collection made before this rule can still be named.
+ */
+export const NewCollectionName = CollectionName.refine(hasVisibleCharacter, 'must contain at least one visible character (not only spaces or invisible characters)');
 
 /** A document's path: what names it in its collection. */
 export const DocumentPath = printableName(DOCUMENT_PATH_MAX_BYTES);
@@ -81,9 +87,14 @@ export type DocumentMetadata = z.infer<typeof DocumentMetadata>;
  * A metadata filter (OpenAPI StrJson): `{attribute: {$op: value}}`, `$and`/`$or` arrays of
  * filters. Its structure is checked by the search service, which answers 422 with the reason.
  */
-export const MetadataFilter = z
-  .record(boundedText(METADATA_KEY_MAX_CHARS), z.unknown())
-  .refine((filter) => utf8Bytes(JSON.stringify(filter)) <= FILTER_JSON_MAX_BYTES, `the filter's JSON must not exceed ${FILTER_JSON_MAX_BYTES} UTF-8 bytes`);
+export const MetadataFilter = z.record(boundedText(METADATA_KEY_MAX_CHARS), z.unknown()).superRefine((filter, context) => {
+  // Measured without recursion first: JSON.stringify of a filter nested 5,000 deep overflows the stack.
+  if (jsonDepth(filter) > FILTER_JSON_MAX_DEPTH) {
+    context.addIssue({ code: 'custom', message: `the filter must not nest more than ${FILTER_JSON_MAX_DEPTH} levels of objects and arrays` });
+  } else if (utf8Bytes(JSON.stringify(filter)) > FILTER_JSON_MAX_BYTES) {
+    context.addIssue({ code: 'custom', message: `the filter's JSON must not exceed ${FILTER_JSON_MAX_BYTES} UTF-8 bytes` });
+  }
+});
 export type MetadataFilter = z.infer<typeof MetadataFilter>;
 
 /** The query of top-documents and top-pages: at most 4096 UTF-8 bytes (provider OpenAPI). */

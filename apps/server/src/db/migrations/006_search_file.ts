@@ -2,7 +2,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 /**
  * SQLite: the FTS5 tables move out of the main file into a search file of their own (see
- * db/search/sqlite-file.ts), written only by ingestion in transactions of their own, so an upload
+ * engine/search/sqlite-file.ts), written only by ingestion in transactions of their own, so an upload
  * never waits for full-text indexing. Rows deleted here leave a deletion for that writer to apply
  * (`search_deletions`, filled by triggers in the same transaction as the delete). The search
  * file is rebuilt from pages, chunks and documents when it is missing, as it is after this

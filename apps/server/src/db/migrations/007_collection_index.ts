@@ -1,18 +1,18 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 /**
- * One index per collection, over the terms of one analyzer (db/search/analyzer.ts), ranked by the
+ * One index per collection, over the terms of one analyzer (engine/search/analyzer.ts), ranked by the
  * same BM25 on both dialects.
  *
  * SQLite: `search_deletions` names the collection of each deleted row, since each collection has
  * a search file of its own. The files come when the server opens the database
- * (db/search/sqlite-file.ts): migration 006's shared search file is removed and each collection's
+ * (engine/search/sqlite-file.ts): migration 006's shared search file is removed and each collection's
  * file is built from its stored text, pages and snippets, before the server answers (a one-time
  * rebuild at the speed of indexing).
  *
  * PostgreSQL: the tsvector columns and their GIN indexes give way to postings of analyzed terms
  * per (collection, granularity, term, row), the row lengths, and per-collection statistics kept
- * as deltas (db/search/postgres.ts). Every indexed document's postings are built from its stored
+ * as deltas (engine/search/postgres.ts). Every indexed document's postings are built from its stored
  * text, pages and snippets by migration 011, in the layout the indexing code writes now (this
  * migration ran that code when it had this layout; it no longer has).
  */

@@ -1,16 +1,16 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
-import { rebuildPostgresIndex } from '../search/postgres.ts';
+import { rebuildPostgresIndex } from '../../engine/search/postgres.ts';
 
 /**
  * PostgreSQL: smaller postings, written for less (issue #11 pt 5). A 5 KB document has hundreds
  * of postings, and indexing them was most of ingestion's database time and write-ahead log:
  * - a posting names its collection by a bigint key (`search_collections`), its document by
- *   `documents.seq` and its granularity by a smallint (db/search/postgres.ts), instead of two
+ *   `documents.seq` and its granularity by a smallint (engine/search/postgres.ts), instead of two
  *   36-character ids and a word in the row and in the primary key;
  * - no foreign key on postings and rows (one lookup and row lock per posting): a statement-level
  *   trigger on `documents` deletes a deleted document's postings and rows in the deleting
  *   statement's transaction, cascades from collections and organizations included, and the
- *   indexing transaction locks its documents against deletion once (db/search/postgres.ts).
+ *   indexing transaction locks its documents against deletion once (engine/search/postgres.ts).
  * The postings move to the new table as they are. Indexed documents without any (a database that
  * came from migration 006 through 007) get theirs built from their stored text, pages and
  * snippets, in this migration's transaction. SQLite: nothing to do.

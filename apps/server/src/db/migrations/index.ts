@@ -14,6 +14,7 @@ import * as smallFilesInSqlite from './013_small_files_in_sqlite.ts';
 import * as coveringPostings from './014_covering_postings.ts';
 import * as coveringStatusCounts from './015_covering_status_counts.ts';
 import * as documentUsagePending from './016_document_usage_pending.ts';
+import * as sessions from './017_sessions.ts';
 
 /**
  * Migrations by name; Kysely runs them in name order. Each area adds its own file here
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '014_covering_postings': coveringPostings,
   '015_covering_status_counts': coveringStatusCounts,
   '016_document_usage_pending': documentUsagePending,
+  '017_sessions': sessions,
 };

@@ -1,13 +1,13 @@
 import { endianness } from 'node:os';
 import type { EmbedRequest, EmbedResponse } from '@sift/contracts';
 import type { Database } from '../../db/schema.ts';
-import { countTokens } from '../../ingest/tokens.ts';
+import { countTokens } from '../../engine/ingest/tokens.ts';
 import { Invalid } from '../errors.ts';
 import { MODEL_MAX_REQUEST_BYTES, MODEL_REQUEST_BYTE_OVERHEAD } from '../limits.ts';
 import type { ProviderActor } from '../provider-actor.ts';
 import { recordEmbedUsage } from './embed-usage.ts';
 import { embedModel } from './registry.ts';
-import { utf8Bytes } from './text.ts';
+import { utf8Bytes } from '../../engine/models/text.ts';
 
 /** OpenAPI: sum(150 + bytes of s) over the inputs. */
 export function embedRequestBytes(texts: readonly string[]): number {

@@ -1,7 +1,7 @@
 import { EMBED_MODEL_IDS, RERANK_MODEL_IDS } from '@sift/contracts';
 import { NotFound } from '../errors.ts';
-import { hashedNgramEmbedder, lexicalReranker } from './built-in.ts';
-import type { EmbedModel, RerankModel } from './model.ts';
+import { hashedNgramEmbedder, lexicalReranker } from '../../engine/models/built-in.ts';
+import type { EmbedModel, RerankModel } from '../../engine/models/model.ts';
 
 /**
  * The registry that maps the model ids clients send to a model (model.ts says what one is).

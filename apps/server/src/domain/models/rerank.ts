@@ -1,13 +1,13 @@
 import type { ModelLatency, RerankRequest, RerankResponse } from '@sift/contracts';
 import type { Database } from '../../db/schema.ts';
-import { countTokens } from '../../ingest/tokens.ts';
+import { countTokens } from '../../engine/ingest/tokens.ts';
 import { Invalid } from '../errors.ts';
 import { MODEL_MAX_REQUEST_BYTES, MODEL_REQUEST_BYTE_OVERHEAD, RATE_LIMIT_WINDOW_MS, RERANK_BYTES_PER_MINUTE } from '../limits.ts';
 import type { ProviderActor } from '../provider-actor.ts';
 import type { ByteBudget } from './rate-limit.ts';
 import { rerankModel } from './registry.ts';
 import { recordRerankerUsage } from './reranker-usage.ts';
-import { utf8Bytes } from './text.ts';
+import { utf8Bytes } from '../../engine/models/text.ts';
 
 export type RerankActor = Pick<ProviderActor, 'organizationId' | 'rerankLimiter' | 'now'>;
 

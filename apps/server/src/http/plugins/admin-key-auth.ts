@@ -13,8 +13,9 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
 
 /**
  * Guards the admin API: the bearer must be the installation's admin key (SIFT_ADMIN_KEY),
- * compared in constant time. No token: 401; any other token (an organization's API key
- * included): 403. The key itself is never logged (the request log keeps no headers).
+ * compared in constant time. No token, or any other token (an organization's API key included,
+ * a credential the admin API does not know): 401. An installation without an admin key: 403
+ * for everyone. The key itself is never logged (the request log keeps no headers).
  */
 export function requireAdminKey(app: FastifyInstance, adminKey: string | undefined): void {
   const expected = adminKey ? digest(adminKey) : null;
@@ -22,6 +23,6 @@ export function requireAdminKey(app: FastifyInstance, adminKey: string | undefin
     const token = bearerToken(request);
     if (!token) throw new Unauthorized('Not authenticated');
     if (!expected) throw new Forbidden(adminAuthMessages.disabled);
-    if (!timingSafeEqual(digest(token), expected)) throw new Forbidden(adminAuthMessages.notAdmin);
+    if (!timingSafeEqual(digest(token), expected)) throw new Unauthorized(adminAuthMessages.notAdmin);
   });
 }

@@ -1,7 +1,8 @@
 import { BODY_LIMIT_BYTES, ErrorBody } from '@sift/contracts';
-import type { FastifyError, FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { isDatabaseBusy } from '../../db/contention.ts';
+import { DEPENDENCY_RETRY_AFTER_SECONDS, dependencyUnavailable } from '../../dependencies.ts';
 import { DomainError } from '../../domain/errors.ts';
 
 /** Seconds a client is asked to wait when the database was too busy to take its request. */
@@ -24,10 +25,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
         msg: issue.message,
         type: issue.params?.issue?.code ?? 'invalid',
       }));
-      const detail = request.url.startsWith('/v1/')
-        ? issues
-        : issues.map((issue) => `${issue.loc.slice(1).join('.') || where}: ${issue.msg}`).join('; ');
-      return reply.status(422).send({ detail });
+      return validationFailure(request, reply, issues);
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, url: request.url }, 'response did not match its contract');
@@ -38,6 +36,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
       // The official SDK retries 503 after `retry-after`.
       request.log.warn('database busy: answered 503');
       return reply.status(503).header('retry-after', String(BUSY_RETRY_AFTER_SECONDS)).send({ detail: 'The server is busy. Please retry shortly.' });
+    }
+    const outage = dependencyUnavailable(error);
+    if (outage) {
+      // Not this request's fault, and not one log line per request: the outage logs its start and end (outages.ts).
+      app.outages.report(outage);
+      return reply
+        .status(503)
+        .header('retry-after', String(DEPENDENCY_RETRY_AFTER_SECONDS))
+        .send({ detail: `The ${outage.dependency} is unreachable at the moment; this server answers again as soon as it is back. Please retry shortly.` });
     }
     const status = error.statusCode ?? 500;
     if (status === 413) {
@@ -51,6 +58,24 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => reply.status(404).send({ detail: `Not Found: ${request.method} ${request.url.split('?')[0]}` }));
+}
+
+/** One failing check of an input: where (`body`, `querystring` or `params`, then the path in it), what. */
+export interface ValidationIssue {
+  loc: string[];
+  msg: string;
+  type: string;
+}
+
+/**
+ * 422 for input that breaks the contract: the provider API (/v1) keeps the list shape of its
+ * OpenAPI description (HTTPValidationError); dashboard calls get one readable sentence.
+ */
+export function validationFailure(request: FastifyRequest, reply: FastifyReply, issues: ValidationIssue[]): FastifyReply {
+  const detail = request.url.startsWith('/v1/')
+    ? issues
+    : issues.map((issue) => `${issue.loc.slice(1).join('.') || issue.loc[0]}: ${issue.msg}`).join('; ');
+  return reply.status(422).send({ detail });
 }
 
 const bodyTooLarge = `Request body is too large: the limit is ${BODY_LIMIT_BYTES} bytes (${BODY_LIMIT_BYTES / 1024 / 1024} MiB).`;

@@ -25,7 +25,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { confi
 
   const finishSignIn = async (reply: FastifyReply, userId: string, invite?: string) => {
     const query = invite ? `?invite=${encodeURIComponent(invite)}` : '';
-    return reply.redirect(`/api-keys${query}#session=${await issueSessionToken(keyring, userId)}`);
+    return reply.redirect(`/api-keys${query}#session=${await issueSessionToken(database, keyring, userId)}`);
   };
 
   if (config.oidc) {

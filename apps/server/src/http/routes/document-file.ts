@@ -7,6 +7,7 @@ import { NotFound } from '../../domain/errors.ts';
 import { fileMessages } from '../../domain/file-store.ts';
 import { getPageImage } from '../../domain/page-images.ts';
 import { errorResponses } from '../plugins/errors.ts';
+import { dependencyUnavailable } from '../../dependencies.ts';
 import type { AppContext } from '../context.ts';
 
 /** The provider OpenAPI: these two never expire, unlike the other endpoints. */
@@ -26,8 +27,9 @@ export const documentFileRoutes: FastifyPluginAsyncZod<AppContext> = async (app,
     async (request, reply) => {
       const documentId = await verifyFileToken(keyring, request.query.token);
       const file = await openDocumentFile(database, documentId);
-      const body = await files.stream(file.fileHash).catch(() => {
-        throw new NotFound(fileMessages.missing);
+      const body = await files.stream(file.fileHash).catch((error: unknown) => {
+        // A store that is away is an outage (503), not a missing file.
+        throw dependencyUnavailable(error) ?? new NotFound(fileMessages.missing);
       });
       return reply
         .header('content-type', file.contentType)

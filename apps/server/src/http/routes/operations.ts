@@ -1,9 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { type Dependency, DependencyUnavailable } from '../../dependencies.ts';
 import { pendingMigrations } from '../../db/database.ts';
 import { liveWorkers } from '../../db/worker-heartbeats.ts';
-import { WORKER_LIVE_MS } from '../../ingest/heartbeat.ts';
+import { WORKER_LIVE_MS } from '../../engine/ingest/heartbeat.ts';
 import type { AppContext } from '../context.ts';
 import { bearerMatches } from '../metrics.ts';
+import { timeLimited } from '../outages.ts';
 
 /** A readiness check that has not answered by then counts as failed (an unreachable database). */
 const CHECK_TIMEOUT_MS = 2000;
@@ -32,13 +34,18 @@ export const operationsRoutes: FastifyPluginAsync<AppContext> = async (app, cont
   });
 
   /** Each check: "ok", or why not. */
-  async function readiness({ lifecycle }: AppContext) {
+  async function readiness({ lifecycle, objectStore }: AppContext) {
     if (lifecycle.draining()) return { server: 'shutting down' };
-    const database_ = await within(async () => {
-      await database.db.selectFrom('organizations').select('id').limit(1).execute();
-      return 'ok';
-    }, 'unreachable');
-    if (database_ !== 'ok') return { database: database_ };
+    const [database_, objectStore_] = await Promise.all([
+      check(async () => {
+        await database.db.selectFrom('organizations').select('id').limit(1).execute();
+        return 'ok';
+      }, 'database'),
+      objectStore ? check(async () => (await objectStore.check(), 'ok'), 'object store') : null,
+    ]);
+    // Named only when one is configured: the raw files are in the database otherwise.
+    const objectStoreCheck = objectStore_ === null ? {} : { object_store: objectStore_ };
+    if (database_ !== 'ok') return { database: database_, ...objectStoreCheck };
     const migrations = await within(async () => {
       const pending = await pendingMigrations(database);
       return pending.length === 0 ? 'ok' : `pending: ${pending.join(', ')}`;
@@ -46,7 +53,19 @@ export const operationsRoutes: FastifyPluginAsync<AppContext> = async (app, cont
     const queue = lifecycle.ownIngestion()
       ? 'ok'
       : await within(async () => ((await liveWorkers(database, WORKER_LIVE_MS)) > 0 ? 'ok' : 'no live ingestion worker'), 'unreachable');
-    return { database: database_, migrations, queue };
+    return { database: database_, migrations, queue, ...objectStoreCheck };
+  }
+
+  /** "ok", or "unreachable" (an outage, reported so that its start and end are logged). */
+  async function check(probe: () => Promise<string>, dependency: Dependency): Promise<string> {
+    const failed = (reason: string) => {
+      app.outages.report(new DependencyUnavailable(dependency, `readiness check: ${reason}`));
+      return 'unreachable';
+    };
+    return timeLimited(probe(), CHECK_TIMEOUT_MS).then(
+      (result) => result,
+      (error: Error) => failed(error.message),
+    );
   }
 };
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { chunkPages, cutSnippets } from '../../ingest/chunker.ts';
+import { chunkPages, cutSnippets } from '../ingest/chunker.ts';
 import { analyze, bm25Score, queryTermCounts, queryTerms, textTerms } from './analyzer.ts';
 import { rankHits } from './rank.ts';
 

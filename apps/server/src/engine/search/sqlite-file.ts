@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { COLLECT_AFTER_CHARS, collectGarbage } from '../../memory.ts';
-import { whenUnlocked } from '../sqlite-busy.ts';
+import { whenUnlocked } from '../../db/sqlite-busy.ts';
 import { ANALYZED_ONCE_CHARS, analyze, analyzedText, type QueryTerm, type TextTerms, textTerms } from './analyzer.ts';
 
 /**

@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToTimers } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
-import { bulkInserts } from '../db/bulk-insert.ts';
-import { isDatabaseBusy } from '../db/contention.ts';
-import { onDocumentQueued } from '../db/queue.ts';
-import type { Database, DB } from '../db/schema.ts';
-import { searchIndex } from '../db/search/index.ts';
-import { nowIso } from '../domain/clock.ts';
-import { type ClaimedDocument, claim, defaultLeaseRules, fail as failDocument, finish, type LeaseRules, markParsed as markDocumentParsed, recoverExpired, release, renew } from '../domain/document-states.ts';
-import type { FileStore } from '../domain/file-store.ts';
-import { addDocumentEvent, type CollectionRef } from '../domain/usage-events.ts';
-import { collectGarbage } from '../memory.ts';
+import { isDatabaseBusy } from '../../db/contention.ts';
+import { onDocumentQueued } from '../queue/claims.ts';
+import type { Database, DB } from '../../db/schema.ts';
+import { searchIndex } from '../search/index.ts';
+import { type ClaimedDocument, claim, defaultLeaseRules, fail as failDocument, finish, type LeaseRules, markParsed as markDocumentParsed, recoverExpired, release, renew } from '../queue/document-states.ts';
+import type { FileStore } from '../../domain/file-store.ts';
+import { addDocumentEvent, type CollectionRef } from '../../domain/usage-events.ts';
+import { collectGarbage } from '../../memory.ts';
 import { type ChunkedDocument, chunkPages } from './chunker.ts';
+import { documentRowWrites, storedPagesOf } from './document-rows.ts';
 import { ParseError, parseFile } from './parse.ts';
 import { storableText } from './parsers/text.ts';
 import { countTokens } from './tokens.ts';
@@ -49,7 +48,7 @@ export interface IngestWorkers {
  * chunks and index rows in one transaction -> `indexed`. Failures end as `parsing_failed` or
  * `indexing_failed` with the reason; a process that dies mid-document leaves a lease that runs
  * out (or, with SQLite, is released when the server starts again: recoverAtStart). Every state
- * change goes through domain/document-states.ts.
+ * change goes through engine/queue/document-states.ts.
  */
 export async function startIngestWorkers(options: IngestWorkerOptions): Promise<IngestWorkers> {
   const { database, concurrency } = options;
@@ -263,9 +262,8 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
 
   /** A document indexed again (new metadata, retried indexing) reuses its parsed pages. */
   const storedPages = async (job: ClaimedDocument): Promise<string[]> => {
-    const rows = await database.db.selectFrom('pages').select('content').where('document_id', '=', job.id).orderBy('page_index').execute();
-    if (rows.length > 0) return rows.map((row) => row.content);
-    return (await parseSource(job)).pages;
+    const pages = await storedPagesOf(database.db, job.id);
+    return pages.length > 0 ? pages : (await parseSource(job)).pages;
   };
 
   /**
@@ -279,58 +277,8 @@ export async function startIngestWorkers(options: IngestWorkerOptions): Promise<
    */
   const writeIndex = async (items: Prepared[], lease: LeaseKeeper): Promise<void> => {
     const { db } = database;
-    const now = nowIso();
-    const holds = items.map((item) =>
-      db
-        .updateTable('documents')
-        .set({
-          text: item.chunked.text,
-          text_bytes: Buffer.byteLength(item.chunked.text, 'utf8'),
-          num_pages: item.chunked.pages.length,
-          updated_at: now,
-        })
-        .where('id', '=', item.job.id)
-        .where('lease_owner', '=', owner)
-        .compile(),
-    );
+    const { holds, writes } = documentRowWrites(db, owner, items);
     const ids = items.map((item) => item.job.id);
-    const writes = [
-      db.deleteFrom('pages').where('document_id', 'in', ids).compile(),
-      db.deleteFrom('chunks').where('document_id', 'in', ids).compile(),
-      ...bulkInserts(
-        db,
-        'pages',
-        items.flatMap(({ job, chunked }) =>
-          chunked.pages.map((page) => ({
-            id: randomUUID(),
-            document_id: job.id,
-            collection_id: job.collection_id,
-            page_index: page.page_index,
-            content: page.content,
-            start_index: page.start_index,
-            end_index: page.end_index,
-          })),
-        ),
-      ),
-      ...(['coarse', 'fine'] as const).flatMap((granularity) =>
-        bulkInserts(
-          db,
-          'chunks',
-          items.flatMap(({ job, chunked }) =>
-            chunked[granularity].map((snippet) => ({
-              document_id: job.id,
-              collection_id: job.collection_id,
-              granularity,
-              content: snippet.content,
-              start_index: snippet.start_index,
-              end_index: snippet.end_index,
-              page_start: snippet.page_span[0],
-              page_end: snippet.page_span[1],
-            })),
-          ),
-        ),
-      ),
-    ];
     // Compiling a large document's rows is a long synchronous step: its leases are renewed now,
     // if due, before the transaction (whose row locks hold renewals back until it commits).
     await lease.betweenSteps();

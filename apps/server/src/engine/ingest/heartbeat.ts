@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { beat, forget } from '../db/worker-heartbeats.ts';
-import type { Database } from '../db/schema.ts';
+import { beat, forget } from '../../db/worker-heartbeats.ts';
+import type { Database } from '../../db/schema.ts';
 
 /** How often a serving worker says so; readiness counts a worker live for four beats. */
 export const HEARTBEAT_MS = 5000;

@@ -1,7 +1,7 @@
-import { analyze, bm25Weight, queryTerms } from '../db/search/analyzer.ts';
-import type { FilterNode } from '../db/search/filter-node.ts';
-import { searchIndex, type WeightedTerm } from '../db/search/index.ts';
-import type { Database } from '../db/schema.ts';
+import { analyze, bm25Weight, queryTerms } from './analyzer.ts';
+import type { FilterNode } from './filter-node.ts';
+import { searchIndex, type WeightedTerm } from './index.ts';
+import type { Database } from '../../db/schema.ts';
 import { queryWeights, relevanceModel, RM3_EXPANSION_TERMS, RM3_FEEDBACK_DOCUMENTS, RM3_MAX_DOCUMENT_SHARE, rm3Query } from './relevance-feedback.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { type CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
 import { COLLECT_AFTER_CHARS, collectGarbage } from '../../memory.ts';
-import { CompiledOnce } from '../compiled-once.ts';
-import type { Database, DB } from '../schema.ts';
+import { CompiledOnce } from '../../db/compiled-once.ts';
+import type { Database, DB } from '../../db/schema.ts';
 import { ANALYZED_ONCE_CHARS, analyzeInSlices, BM25_B, BM25_K1, BM25_MIN_IDF, type TextTerms, textTerms } from './analyzer.ts';
 import { DocumentPaths } from './document-paths.ts';
 import { filterCandidates, filterExclusions, filterSql } from './filter.ts';

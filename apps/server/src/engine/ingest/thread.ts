@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import type { StorageConfig } from '../config.ts';
-import { onDocumentQueued } from '../db/queue.ts';
+import type { StorageConfig } from '../../config.ts';
+import { onDocumentQueued } from '../queue/claims.ts';
 import { searchesAnswered } from '../search-activity.ts';
 
 export interface IngestThreadOptions {

@@ -3,13 +3,16 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import JSZip from 'jszip';
 import { afterAll, describe, expect, test } from 'vitest';
-import { closeOcr, ParseError, parseFile } from './parse.ts';
-import { OcrStopped, recognizeImage } from './parsers/ocr.ts';
+import { closeParsing, ParseError, parseFile, ParsingStopped } from './parse.ts';
+import { closeOcr, OcrStopped, recognizeImage } from './parsers/ocr.ts';
 
 const fixture = (name: string) =>
-  readFileSync(fileURLToPath(new URL(`../../test/fixtures/ingest/${name}`, import.meta.url)));
+  readFileSync(fileURLToPath(new URL(`../../../test/fixtures/ingest/${name}`, import.meta.url)));
 
-afterAll(() => closeOcr());
+afterAll(async () => {
+  closeParsing();
+  await closeOcr();
+});
 
 /** Expects the promise to fail with a ParseError whose message matches. */
 async function expectParseError(promise: Promise<unknown>, message: string | RegExp) {
@@ -130,14 +133,23 @@ describe('images (OCR, offline)', () => {
 
   test('closeOcr() fails queued and running recognitions with OcrStopped (retryable, not a bad file)', async () => {
     const png = fixture('words.png');
-    await parseFile(png); // the worker exists
-    const running = parseFile(png);
-    const queued = parseFile(png);
+    await recognizeImage(png, 'PNG'); // the worker exists
+    const running = recognizeImage(png, 'PNG');
+    const queued = recognizeImage(png, 'PNG');
     await new Promise((resolve) => setTimeout(resolve, 20));
     await closeOcr();
     await expect(running).rejects.toBeInstanceOf(OcrStopped);
     await expect(queued).rejects.toBeInstanceOf(OcrStopped);
-    expect((await parseFile(png)).pages[0]).toContain('HELLO'); // a new worker on next use
+    expect(await recognizeImage(png, 'PNG')).toContain('HELLO'); // a new worker on next use
+  });
+
+  test('closeParsing() fails parses in flight with ParsingStopped (retryable, not a bad file), and parsing works again afterwards', async () => {
+    const png = fixture('words.png');
+    const running = parseFile(png);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    closeParsing();
+    await expect(running).rejects.toBeInstanceOf(ParsingStopped);
+    expect((await parseFile(png)).pages[0]).toContain('HELLO');
   });
 
   test('concurrent recognitions are queued on the one worker', async () => {

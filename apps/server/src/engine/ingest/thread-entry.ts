@@ -1,10 +1,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { StorageConfig } from '../config.ts';
-import { openDatabase } from '../db/database.ts';
-import { keepWriteAheadLogsSmall } from '../db/wal-checkpoint.ts';
-import { notifyDocumentsQueued, tuneForIngestion } from '../db/queue.ts';
-import { openFileStore } from '../storage/open-file-store.ts';
-import { closeOcr } from './parse.ts';
+import type { StorageConfig } from '../../config.ts';
+import { openDatabase } from '../../db/database.ts';
+import { keepWriteAheadLogsSmall } from '../../db/wal-checkpoint.ts';
+import { notifyDocumentsQueued, tuneForIngestion } from '../queue/claims.ts';
+import { openFileStore } from '../../storage/open-file-store.ts';
+import { closeParsing } from './parse.ts';
 import { surviveStrayPdfJsFailures } from './stray-rejections.ts';
 import { lowerThisThreadsPriority } from './thread-priority.ts';
 import { startIngestWorkers } from './worker.ts';
@@ -37,7 +37,7 @@ port.on('message', async (message: { type: 'queued' | 'stop' }) => {
   if (message.type === 'stop') {
     await workers.stop({ graceMs });
     logs?.stop();
-    await closeOcr();
+    closeParsing();
     await files.close();
     await database.destroy();
     port.close();

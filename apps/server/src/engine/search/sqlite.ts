@@ -1,7 +1,7 @@
 import SQLite from 'better-sqlite3';
 import { type RawBuilder, sql } from 'kysely';
-import { beforeDestroy } from '../database.ts';
-import type { Database } from '../schema.ts';
+import { beforeDestroy } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
 import { BM25_B, BM25_K1, BM25_MIN_IDF, bm25Idf, type QueryTerm, queryTermCounts } from './analyzer.ts';
 import { type FilterCandidates, filterCandidates, filterSql } from './filter.ts';
 import { canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { FilterNode } from './filter-node.ts';
-import type { Database } from '../schema.ts';
+import type { Database } from '../../db/schema.ts';
 import { filterSql } from './filter.ts';
 import { postgresSearchIndex } from './postgres.ts';
 import { sqliteSearchIndex } from './sqlite.ts';

@@ -1,8 +1,11 @@
 /**
  * Reads an uploaded file (the provider API's base64 'auto' content type) into pages of text.
  * The format is detected from the bytes; every way a file can be unreadable ends in a ParseError
- * whose message is the reason shown to users.
+ * whose message is the reason shown to users. Every format but plain text is read in a process
+ * with a memory cap and a timeout (parse-pool.ts); text decoding is linear in the file's size.
  */
+import { parseLimitsOf } from '../../config.ts';
+import { ParsePool } from './parse-pool.ts';
 import { declaredHtmlEncoding, detectFormat, type FileFormat } from './parsers/detect.ts';
 import { parseDocx } from './parsers/docx.ts';
 import { htmlToText } from './parsers/html.ts';
@@ -11,8 +14,8 @@ import { ParseError } from './parsers/parse-error.ts';
 import { parsePdf } from './parsers/pdf.ts';
 import { decodeText, isBlank, storableText } from './parsers/text.ts';
 
-/** Not ParseErrors: the file is fine, the engine is not (a retry may succeed). */
-export { closeOcr, OcrEngineUnavailable, OcrStopped } from './parsers/ocr.ts';
+/** Not a ParseError: the file is fine, the server is stopping (a retry may succeed). */
+export { ParsingStopped } from './parse-pool.ts';
 export { ParseError };
 
 export interface ParsedDocument {
@@ -21,16 +24,40 @@ export interface ParsedDocument {
   ocrPages: number;
 }
 
-export async function parseFile(bytes: Buffer, hint?: { filename?: string }): Promise<ParsedDocument> {
+/**
+ * `signal`: aborting it (the document was deleted, the worker stops) ends the parse at once and
+ * rejects with the signal's reason.
+ */
+export async function parseFile(bytes: Buffer, hint?: { filename?: string; signal?: AbortSignal }): Promise<ParsedDocument> {
+  hint?.signal?.throwIfAborted();
   if (bytes.length === 0) throw new ParseError('The file is empty.');
   const format = detectFormat(bytes, hint?.filename);
-  const { pages, ocrPages } = await readPages(bytes, format);
+  const { pages, ocrPages } = format === 'text' ? await readPages(bytes, format) : await parsePool().run({ bytes, format }, hint?.signal);
   const storable = pages.map(storableText);
   if (storable.every(isBlank)) throw new ParseError(NO_TEXT[format]);
   return { pages: storable, ocrPages };
 }
 
-async function readPages(bytes: Buffer, format: FileFormat): Promise<ParsedDocument> {
+let pool: ParsePool | undefined;
+let closesOnExit = false;
+
+/** This thread's parse processes, made on first use. */
+function parsePool(): ParsePool {
+  // No parse process outlives the process or thread that owns it, however that ends.
+  if (!closesOnExit) process.once('exit', () => closeParsing());
+  closesOnExit = true;
+  pool ??= new ParsePool(parseLimitsOf());
+  return pool;
+}
+
+/** Kills this thread's parse processes (shutdown, after tests); parses in flight reject with ParsingStopped. */
+export function closeParsing(): void {
+  pool?.close();
+  pool = undefined;
+}
+
+/** The pages of a file of a known format, read here (parse-child.ts calls it in its own process). */
+export async function readPages(bytes: Buffer, format: FileFormat): Promise<ParsedDocument> {
   switch (format) {
     case 'pdf':
       return { pages: await parsePdf(bytes), ocrPages: 0 };

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
-import { type ClaimedDocument, claimDocuments, leasesDieWithTheProcess, renewLeases, requeueLeases } from '../db/queue.ts';
-import type { Database, DB } from '../db/schema.ts';
-import { nowIso, nowMs } from './clock.ts';
+import { type ClaimedDocument, claimDocuments, leasesDieWithTheProcess, renewLeases, requeueLeases } from './claims.ts';
+import type { Database, DB } from '../../db/schema.ts';
+import { nowIso, nowMs } from '../../domain/clock.ts';
 
 export type { ClaimedDocument };
 
@@ -53,7 +53,7 @@ export function queuedState(status: 'not_parsed' | 'not_indexed' = 'not_parsed')
   return { index_status: status, error: null, lease_owner: null, lease_expires_at: null, attempts: 0 } as const;
 }
 
-/** Claims one document to work on alone or a batch of small ones (see db/queue.ts). */
+/** Claims one document to work on alone or a batch of small ones (see engine/queue/claims.ts). */
 export function claim(database: Database, owner: string, rules: LeaseRules): Promise<ClaimedDocument[]> {
   return claimDocuments(database, {
     owner,

@@ -1,11 +1,11 @@
 import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
-import type { Database } from './schema.ts';
-import type { DocumentSourceType, IndexStatus } from './tables/retrieval.ts';
+import type { Database } from '../../db/schema.ts';
+import type { DocumentSourceType, IndexStatus } from '../../db/tables/retrieval.ts';
 
 /**
  * The documents table as a durable work queue: the SQL of claiming and recovering leases, the one
- * part of a document's life that differs by dialect. domain/document-states.ts owns the states
+ * part of a document's life that differs by dialect. engine/queue/document-states.ts owns the states
  * and decides when each of these runs (and with which clock); nothing else calls them.
  *
  * A worker claims waiting documents by one atomic UPDATE that moves them to `parsing` (from
@@ -139,7 +139,7 @@ signal.setMaxListeners(0);
 /**
  * The queue's wake-up call inside one thread: services that make a document claimable call
  * `notifyDocumentsQueued`, idle workers listening here start at once instead of at their next poll
- * (ingest/thread.ts forwards it to the ingestion threads).
+ * (engine/ingest/thread.ts forwards it to the ingestion threads).
  */
 export function onDocumentQueued(listener: () => void): () => void {
   signal.on('queued', listener);

@@ -1,6 +1,6 @@
 import { setImmediate as servingRequests } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { DB } from '../../db/schema.ts';
 
 /**
  * Snippets deleted per statement ahead of their documents: a 60 MB document has some 300,000, and
