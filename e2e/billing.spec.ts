@@ -92,7 +92,7 @@ test('a member who tries to subscribe is told that only owners can', async ({ pa
   await page.addInitScript((organizationId) => localStorage.setItem('sift.selected_organization_id', organizationId), owner.organization_id);
   await openSignedIn(page, member.session_token, '/billing');
 
-  await expect(page.getByRole('button', { name: 'Organization' })).toHaveText(/Member Billing Org/);
+  await expect(page.getByRole('button', { name: /^Organization:/ })).toHaveText(/Member Billing Org/);
   const alerts: string[] = [];
   page.on('dialog', (dialog) => {
     alerts.push(dialog.message());

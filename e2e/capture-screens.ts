@@ -1,6 +1,7 @@
 /**
- * Screenshots of every screen, with data and empty, at 1440x900 and 1280x720, for a person to
- * look at before calling a dashboard change done. Against a running server on its data folder:
+ * Screenshots of every screen, with data and empty, at 1440x900, 1280x720, 768x1024 and 390x844
+ * (SIZES=390x844,768x1024 for some), for a person to look at before calling a dashboard change
+ * done. Against a running server on its data folder:
  *
  *   SIFT_E2E_BASE_URL=http://localhost:8116 SIFT_E2E_DATA_DIR=<its data dir> \
  *     node --import tsx e2e/capture-screens.ts <output folder>
@@ -10,7 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { chromium, type Page } from '@playwright/test';
-import { bootstrap, dashboardCall, openSignedIn, providerCall, signIn } from './fixtures.ts';
+import { bootstrap, dashboardCall, goTo, openSignedIn, providerCall, signIn } from './fixtures.ts';
 
 const out = process.argv[2] ?? '/tmp/sift-screens';
 mkdirSync(out, { recursive: true });
@@ -40,24 +41,31 @@ const fresh = bootstrap(`shots-fresh-${stamp}@example.com`, 'Fresh Org', 'Frank 
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
 const screens = ['api-keys', 'search', 'billing', 'collections', 'organization', 'usage'] as const;
 
+/** The whole screen: the page is as tall as the main region's content, then back. */
+async function shoot(page: Page, path: string) {
+  const viewport = page.viewportSize()!;
+  const height = await page.evaluate(() => document.getElementById('main')?.scrollHeight ?? 0);
+  await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, height + 56) });
+  await page.screenshot({ path });
+  await page.setViewportSize(viewport);
+}
+
 async function captureAll(page: Page, state: string, size: string) {
   for (const screen of screens) {
-    await page.getByRole('link', { name: { 'api-keys': 'API Keys', search: 'Search', billing: 'Billing', collections: 'Collections', organization: 'Organization', usage: 'Usage' }[screen], exact: true }).click();
+    await goTo(page, screen, { 'api-keys': 'API Keys', search: 'Search', billing: 'Billing', collections: 'Collections', organization: 'Organization', usage: 'Usage' }[screen]);
     await page.waitForTimeout(1500);
-    await page.screenshot({ path: `${out}/${size}-${state}-${screen}.png` });
+    await shoot(page, `${out}/${size}-${state}-${screen}.png`);
     if (screen === 'usage' && state !== 'no-organization') {
       await page.getByRole('tab', { name: 'Search API' }).click();
       await page.waitForTimeout(1500);
-      await page.screenshot({ path: `${out}/${size}-${state}-usage-search-api.png`, fullPage: true });
+      await shoot(page, `${out}/${size}-${state}-usage-search-api.png`);
       await page.getByRole('tab', { name: 'Models' }).click();
     }
   }
 }
 
-for (const [width, height] of [
-  [1440, 900],
-  [1280, 720],
-] as const) {
+const sizes = (process.env.SIZES ?? '1440x900,1280x720,768x1024,390x844').split(',').map((size) => size.split('x').map(Number) as [number, number]);
+for (const [width, height] of sizes) {
   const size = `${width}x${height}`;
   const context = await browser.newContext({ viewport: { width, height }, baseURL: process.env.SIFT_E2E_BASE_URL });
   const page = await context.newPage();
@@ -65,22 +73,22 @@ for (const [width, height] of [
   await page.getByRole('heading', { name: 'API Keys' }).waitFor();
   await captureAll(page, 'data', size);
   // A chosen collection and document, and a search with results.
-  await page.getByRole('link', { name: 'Collections', exact: true }).click();
+  await goTo(page, 'collections', 'Collections');
   const collections = page.locator('[data-screen="collections"]');
   await collections.getByRole('combobox', { name: 'Collection' }).click();
   await page.getByRole('option', { name: 'contracts' }).click();
   await collections.getByText('refunds.txt').first().click();
   await page.waitForTimeout(1500);
-  await page.screenshot({ path: `${out}/${size}-data-collections-document.png` });
-  await page.getByRole('link', { name: 'Search', exact: true }).click();
+  await shoot(page, `${out}/${size}-data-collections-document.png`);
+  await goTo(page, 'search', 'Search');
   const search = page.locator('[data-screen="search"]');
   await search.getByRole('combobox', { name: 'Collection' }).click();
   await page.getByRole('option', { name: 'contracts' }).click();
   await search.getByPlaceholder('Search...').fill('refund receipt');
   await search.getByPlaceholder('Search...').press('Enter');
   await page.waitForTimeout(2000);
-  await page.screenshot({ path: `${out}/${size}-data-search-results.png` });
-  await page.getByRole('link', { name: 'API Keys', exact: true }).click();
+  await shoot(page, `${out}/${size}-data-search-results.png`);
+  await goTo(page, 'api-keys', 'API Keys');
   await page.getByRole('button', { name: /^Rename / }).first().click();
   await page.screenshot({ path: `${out}/${size}-data-api-keys-renaming.png` });
   await page.keyboard.press('Escape');

@@ -141,7 +141,7 @@ test('uploading files on Collections, watching them index, browsing by prefix an
   await expect(search.getByText('No results found')).toBeVisible();
 });
 
-test('a read_only working key shows the server refusal per file; without any key both screens say so', async ({ page }) => {
+test('with Read Only keys only, Collections says why it cannot write and its button adds a key with All Permissions; without any key both screens say so', async ({ page }) => {
   const { session_token, organization_id, api_key } = bootstrap(`hopper-${unique()}@example.com`, 'Cobol Works', 'Grace Hopper');
   expect((await providerCall(api_key, '/collections/add-collection', { collection_name: 'manuals' })).status).toBe(201);
   const info = await dashboardCall(session_token, '/api/organizations/get-info', { organization_id });
@@ -152,10 +152,17 @@ test('a read_only working key shows the server refusal per file; without any key
   await openSignedIn(page, session_token, '/collections');
   const screen = page.locator('[data-screen="collections"]');
   await choose(page, screen.getByRole('combobox', { name: 'Collection' }), 'manuals');
-  await screen.getByLabel('Upload files', { exact: true }).setInputFiles({ name: 'refused.txt', mimeType: 'text/plain', buffer: Buffer.from('no write access') });
-  const row = screen.locator('[data-upload="refused.txt"]');
-  await expect(row).toHaveAttribute('data-state', 'error');
-  await expect(row.getByRole('alert')).toContainText('403');
+  // No raw 403: the reason in one sentence, New Collection and uploads off, and the fix.
+  await expect(screen.getByText("This organization's API keys are all Read Only, so the dashboard cannot add collections or files with them.")).toBeVisible();
+  await expect(screen.getByRole('button', { name: 'New Collection' })).toBeDisabled();
+  await expect(screen.getByLabel('Upload files', { exact: true })).toHaveCount(0);
+  await screen.getByRole('button', { name: 'Add a key with All Permissions' }).click();
+  await expect(screen.getByRole('button', { name: 'New Collection' })).toBeEnabled();
+  await screen.getByLabel('Upload files', { exact: true }).setInputFiles({ name: 'allowed.txt', mimeType: 'text/plain', buffer: Buffer.from('written with the new key') });
+  await expect(screen.locator('[data-upload="allowed.txt"]')).toHaveAttribute('data-state', 'done');
+  // The Read Only key stays the working key (the first); the new one is listed after it.
+  const names = (await dashboardCall(session_token, '/api/organizations/get-info', { organization_id })).body.api_keys.map((k: { name: string; permission: string }) => `${k.name}:${k.permission}`);
+  expect(names).toEqual(['viewer:read_only', 'Dashboard uploads:all']);
 
   // Remove the last key: no working key.
   const keys = (await dashboardCall(session_token, '/api/organizations/get-info', { organization_id })).body.api_keys as { id: string }[];

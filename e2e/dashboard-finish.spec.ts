@@ -3,7 +3,7 @@ import { bootstrap, openSignedIn, providerCall, signIn } from './fixtures';
 
 const noOrganization = 'There are no organizations associated with your account. Please create an organization using the drop-down menu at the top. Thank you!';
 
-test('without an organization every organization screen shows the same create-an-organization message and nothing keeps loading', async ({ page }) => {
+test('without an organization every organization screen shows the create-an-organization message (API Keys its own text, Organization its error form) and nothing keeps loading', async ({ page }) => {
   await signIn(page, { name: 'Nora Noorg', email: 'nora-noorg@example.com' });
   for (const [link, route] of [
     ['API Keys', 'api-keys'],
@@ -14,7 +14,9 @@ test('without an organization every organization screen shows the same create-an
   ] as const) {
     await page.getByRole('link', { name: link }).click();
     const screen = page.locator(`[data-screen="${route}"]`);
-    await expect(screen.getByText(noOrganization, { exact: true })).toBeVisible();
+    const text = { 'api-keys': 'No organization selected', organization: `Error: ${noOrganization}` }[route as string] ?? noOrganization;
+    await expect(screen.getByText(text, { exact: true })).toBeVisible();
+    await expect(screen.getByRole('button', { name: 'Create Organization' })).toBeVisible();
     await expect(screen.getByText('Loading...')).toHaveCount(0);
     await expect(screen.getByTestId('chart-skeleton')).toHaveCount(0);
   }
@@ -40,7 +42,7 @@ test('every dialog opens on its first field, or on Cancel for a confirmation', a
   const keyName = (await page.getByRole('row').nth(1).getByRole('cell').first().textContent())!.trim();
   await expectInitialFocus(page, page.getByRole('button', { name: `Delete ${keyName}` }), 'Delete API Key', (d) => d.getByRole('button', { name: 'Cancel' }));
 
-  await page.getByRole('button', { name: 'Organization' }).first().click();
+  await page.getByRole('button', { name: /^Organization:/ }).first().click();
   await expectInitialFocus(page, page.getByRole('menuitem', { name: 'Add Organization' }), 'Create New Organization', (d) => d.getByLabel('Organization Name'));
 
   await page.getByRole('link', { name: 'Organization' }).click();
@@ -49,7 +51,8 @@ test('every dialog opens on its first field, or on Cancel for a confirmation', a
   await expectInitialFocus(page, organization.getByRole('button', { name: 'Invite Member' }), 'Invite Member', (d) => d.getByLabel('Email'));
   await expectInitialFocus(page, organization.getByRole('button', { name: 'Edit Organization Name' }), 'Edit Organization Name', (d) => d.getByLabel('Organization Name'));
   await expectInitialFocus(page, organization.getByRole('button', { name: 'Delete Organization' }), 'Delete Organization', (d) => d.getByLabel('Organization ID'));
-  await expectInitialFocus(page, organization.getByRole('button', { name: 'Leave' }), 'Leave Organization', (d) => d.getByRole('button', { name: 'Cancel' }));
+  // The only owner is told to hand over ownership first: OK is the one action.
+  await expectInitialFocus(page, organization.getByRole('button', { name: 'Leave' }), 'Leave Organization', (d) => d.getByRole('button', { name: 'OK' }));
 
   // Invitation Sent! opens on the link to share; Remove Invite on Cancel.
   await organization.getByRole('button', { name: 'Invite Member' }).click();

@@ -63,3 +63,21 @@ export async function choose(page: Page, combobox: Locator, option: string) {
   await combobox.click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }
+
+/**
+ * Goes to a screen by its sidebar entry, through the menu button when the sidebar is collapsed
+ * (below 1024 px), and waits for the screen's heading.
+ */
+export async function goTo(page: Page, route: string, label: string) {
+  const menuButton = page.getByRole('button', { name: 'Open navigation' });
+  if (await menuButton.isVisible()) {
+    await menuButton.click();
+    const sheet = page.getByRole('dialog', { name: 'Navigation' });
+    await sheet.getByRole('link', { name: label, exact: true }).click();
+    await expect(sheet).toBeHidden();
+  } else {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true }).click();
+  }
+  await expect(page).toHaveURL(new RegExp(`/${route}`));
+  await expect(page.locator(`[data-screen="${route}"]`).getByRole('heading', { level: 1 })).toBeVisible();
+}

@@ -8,8 +8,8 @@ test.describe.configure({ mode: 'serial' });
 
 test('an owner creates an organization and manages API keys', async ({ page }) => {
   await signIn(page, { name: 'Olivia Owner', email: 'olivia@example.com' });
-  await expect(page.getByText('There are no organizations associated with your account.', { exact: false })).toBeVisible();
-  await page.getByRole('button', { name: 'Organization' }).click();
+  await expect(page.getByText('No organization selected')).toBeVisible();
+  await page.getByRole('button', { name: /^Organization:/ }).click();
   await expect(page.getByText('No organizations available')).toBeVisible();
   await page.getByRole('menuitem', { name: 'Add Organization' }).click();
   const create = page.getByRole('dialog', { name: 'Create New Organization' });
@@ -17,7 +17,7 @@ test('an owner creates an organization and manages API keys', async ({ page }) =
   await create.getByLabel('Organization Name').fill('Acme Search');
   await create.getByLabel('Organization Name').press('Enter');
   await expect(create).toBeHidden();
-  await expect(page.getByRole('button', { name: 'Organization' })).toHaveText(/Acme Search/);
+  await expect(page.getByRole('button', { name: /^Organization:/ })).toHaveText(/Acme Search/);
   await expect(page.getByText('No API keys found')).toBeVisible();
 
   await page.getByRole('button', { name: 'Add API Key' }).click();
@@ -146,7 +146,7 @@ test('an owner renames, deletes an organization after a wrong id, and leaves ano
   const token = await sessionOf(page);
   const second = await dashboardCall(token, '/api/organizations/add-organization', { name: 'Doomed Org' });
   await page.reload();
-  await page.getByRole('button', { name: 'Organization' }).first().click();
+  await page.getByRole('button', { name: /^Organization:/ }).first().click();
   await page.getByRole('menuitem', { name: /Doomed Org/ }).click();
   await page.getByRole('link', { name: 'Organization' }).click();
   await page.getByRole('button', { name: 'Edit Organization Name' }).click();
@@ -163,26 +163,28 @@ test('an owner renames, deletes an organization after a wrong id, and leaves ano
   await dialog.getByLabel('Organization ID').fill(`org-${second.body.id}`);
   await dialog.getByRole('button', { name: 'Delete Organization' }).click();
   await expect(page).toHaveURL(/\/api-keys$/);
-  await page.getByRole('button', { name: 'Organization' }).first().click();
+  await page.getByRole('button', { name: /^Organization:/ }).first().click();
   await expect(page.getByRole('menuitem', { name: /Doomed/ })).toHaveCount(0);
   await page.keyboard.press('Escape');
 
-  // Leaving: the last owner is refused with the server's reason; with a co-owner she may leave.
+  // Leaving: the last owner is told to hand over ownership first (no request, no raw refusal); with a co-owner she may leave.
   const other = await dashboardCall(token, '/api/organizations/add-organization', { name: 'Left Behind' });
   await page.reload();
-  await page.getByRole('button', { name: 'Organization' }).first().click();
+  await page.getByRole('button', { name: /^Organization:/ }).first().click();
   await page.getByRole('menuitem', { name: /Left Behind/ }).click();
   await page.getByRole('link', { name: 'Organization' }).click();
   const alerts: string[] = [];
-  page.once('dialog', (dialog) => {
+  page.on('dialog', (dialog) => {
     alerts.push(dialog.message());
     void dialog.accept();
   });
   await page.getByTestId('member-row').filter({ hasText: 'Olivia Owner' }).getByRole('button', { name: 'Leave' }).click();
-  await page.getByRole('dialog', { name: 'Leave Organization' }).getByRole('button', { name: 'Leave' }).click();
-  await expect.poll(() => alerts).toEqual([expect.stringMatching(/^Failed to remove user: The last owner cannot leave/)]);
-  // The refusal closes its confirmation: the alert is not left in front of a dialog.
-  await expect(page.getByRole('dialog', { name: 'Leave Organization' })).toBeHidden();
+  const lastOwner = page.getByRole('dialog', { name: 'Leave Organization' });
+  await expect(lastOwner).toContainText('You are the only owner of this organization, so you cannot leave it yet. Make another member an owner first');
+  await expect(lastOwner.getByRole('button', { name: 'Leave' })).toHaveCount(0);
+  await lastOwner.getByRole('button', { name: 'OK' }).click();
+  await expect(lastOwner).toBeHidden();
+  expect(alerts).toEqual([]);
 
   const coOwner = bootstrap('co@example.com', 'Co Org', 'Cora');
   const link = await dashboardCall(token, '/api/organizations/users/invite-user', { organization_id: other.body.id, email: 'co@example.com', permission: 'OWNER' });
@@ -192,7 +194,7 @@ test('an owner renames, deletes an organization after a wrong id, and leaves ano
   await page.getByTestId('member-row').filter({ hasText: 'Olivia Owner' }).getByRole('button', { name: 'Leave' }).click();
   await page.getByRole('dialog', { name: 'Leave Organization' }).getByRole('button', { name: 'Leave' }).click();
   await expect(page).toHaveURL(/\/api-keys$/);
-  await page.getByRole('button', { name: 'Organization' }).first().click();
+  await page.getByRole('button', { name: /^Organization:/ }).first().click();
   await expect(page.getByRole('menuitem', { name: /Left Behind/ })).toHaveCount(0);
 });
 
@@ -204,7 +206,7 @@ test('the marketplace dialog creates an organization from a stored token', async
   await dialog.getByPlaceholder('Enter organization name').fill('Market Co');
   await dialog.getByPlaceholder('Enter organization name').press('Enter');
   await expect(dialog).toBeHidden();
-  await expect(page.getByRole('button', { name: 'Organization' }).first()).toHaveText(/Market Co/);
+  await expect(page.getByRole('button', { name: /^Organization:/ }).first()).toHaveText(/Market Co/);
   expect(await page.evaluate(() => localStorage.getItem('sift.aws_marketplace_token'))).toBeNull();
 });
 

@@ -30,7 +30,7 @@ async function openUsage(page: Page, email: string) {
   return { totals, api_key };
 }
 
-const tile = (page: Page, metric: string) => page.getByRole('button', { name: `${metric} tile` });
+const tile = (page: Page, metric: string) => page.getByRole('button', { name: new RegExp(`^${metric}\\b`) });
 const tileCount = (page: Page, metric: string) => tile(page, metric).getByTestId('tile-count');
 const charts = (page: Page) => page.getByRole('figure');
 
@@ -110,8 +110,8 @@ test('Refresh reloads the summary and the history: a new rerank call shows', asy
   await expect(page.getByText('updated <1 min ago')).toBeVisible();
   const call = await providerCall(api_key, '/models/rerank', { model: 'zerank-2', query: 'refund policy', documents: ['refunds within 30 days', 'shipping times'] });
   expect(call.status).toBe(200);
-  await page.getByRole('button', { name: 'Refresh' }).click();
+  await page.getByRole('button', { name: 'Refresh', exact: true }).click();
   await expect(tileCount(page, 'Rerank')).toHaveText(String(totals.rerank + 1));
   await expect(page.getByRole('region', { name: 'Rerank summary' })).toContainText(String(totals.rerank + 1));
-  await expect(page.getByRole('button', { name: 'Refresh' })).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Refresh', exact: true })).toBeEnabled();
 });

@@ -22,7 +22,7 @@ button{margin-top:20px;width:100%;padding:10px;border:0;border-radius:6px;backgr
 <h1>Sign in</h1>
 <p>Local mode: no identity provider is configured, so this server signs you in by name and e-mail.</p>
 <form method="post" action="/auth/local/login">
-<label for="name">Name</label><input id="name" name="name" required autocomplete="name">
+<label for="name">Name</label><input id="name" name="name" required autocomplete="name" autofocus>
 <label for="email">E-mail</label><input id="email" name="email" type="email" required autocomplete="email">
 ${invite ? `<input type="hidden" name="invite" value="${escape(invite)}">` : ''}
 <button type="submit">Continue</button>

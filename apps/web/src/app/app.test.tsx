@@ -68,7 +68,7 @@ test('creating an organization from the header reports a refusal in an alert', a
   const user = userEvent.setup();
   fakeServer({ ...organizationRoutes('OWNER'), '/api/organizations/add-organization': () => ({ status: 422, body: { detail: 'name: must not be blank' } }) });
   renderApp('/api-keys');
-  await user.click(await screen.findByRole('button', { name: 'Organization' }));
+  await user.click(await screen.findByRole('button', { name: /^Organization:/ }));
   await user.click(await screen.findByRole('menuitem', { name: 'Add Organization' }));
   const name = await screen.findByLabelText('Organization Name');
   expect(screen.getByRole('button', { name: 'Create' }).hasAttribute('disabled')).toBe(true);

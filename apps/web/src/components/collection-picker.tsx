@@ -24,18 +24,18 @@ const LIST_MAX_HEIGHT = `min(${USAGE_COLLECTION_DROPDOWN_MAX_HEIGHT}px, 50vh)`;
  * `value`/`onChange` choose one collection (Radix Select); `selection`/`onSelectionChange` choose
  * several with 'All Collections' and 'Clear All' (Usage, spec §4).
  */
-export function CollectionPicker(props: { placeholder: string; value: string | null; onChange(name: string): void } | { selection: CollectionSelection; onSelectionChange(selection: CollectionSelection): void }) {
+export function CollectionPicker(props: { placeholder: string; value: string | null; onChange(name: string): void; emptyText?: string } | { selection: CollectionSelection; onSelectionChange(selection: CollectionSelection): void }) {
   const { error, workingKey } = useCurrentOrganization();
   const { status, collectionsList } = useCollectionsList();
   if ('selection' in props) return <CollectionChecklist collections={collectionsList} selection={props.selection} onChange={props.onSelectionChange} />;
   if (status === 'error') return <PickerNote tone="error">{error}</PickerNote>;
   if (status !== 'success') return <PickerNote>{collectionPickerMessages.loading}</PickerNote>;
   if (!workingKey) return <PickerNote tone="warning">{collectionPickerMessages.noApiKey}</PickerNote>;
-  if (collectionsList.length === 0) return <PickerNote tone="warning">{collectionPickerMessages.noCollections}</PickerNote>;
+  if (collectionsList.length === 0) return <PickerNote tone="warning">{props.emptyText ?? collectionPickerMessages.noCollections}</PickerNote>;
   return (
     <Select
       aria-label="Collection"
-      className="w-72"
+      className="w-full sm:w-72"
       placeholder={props.placeholder}
       value={props.value}
       onValueChange={props.onChange}

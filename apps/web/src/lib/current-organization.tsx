@@ -20,6 +20,11 @@ export interface CurrentOrganization {
   permission: 'OWNER' | 'MEMBER' | null;
   /** The organization's first API key, used for provider calls; null when it has none. */
   workingKey: string | null;
+  /**
+   * The key the dashboard's own writes (New Collection, uploads) use: the first key with All
+   * Permissions, so a Read Only first key does not turn them into a 403; null when there is none.
+   */
+  writeKey: string | null;
   selectOrganization(id: string): void;
   /** Refetches the organization detail (after invites, key changes...). */
   reloadOrganization(): Promise<void>;
@@ -60,6 +65,7 @@ export function OrganizationProvider({ children }: { children: ReactNode }) {
     retry: false,
   });
   const workingKey = info.data?.api_keys[0]?.api_key ?? null;
+  const writeKey = info.data?.api_keys.find((key) => key.permission === 'all')?.api_key ?? null;
 
   const select = useCallback((id: string) => {
     writeStored(storageKeys.selectedOrganizationId, id);
@@ -93,10 +99,11 @@ export function OrganizationProvider({ children }: { children: ReactNode }) {
       organization: info.data ?? null,
       permission,
       workingKey,
+      writeKey,
       selectOrganization: select,
       reloadOrganization,
     };
-  }, [user, loadingUser, organizations, info.data, info.error, organizationId, workingKey, select, reloadOrganization]);
+  }, [user, loadingUser, organizations, info.data, info.error, organizationId, workingKey, writeKey, select, reloadOrganization]);
 
   return <OrganizationContext.Provider value={value}>{children}</OrganizationContext.Provider>;
 }

@@ -2,16 +2,16 @@ import { describe, expect, test } from 'vitest';
 import { formatUsLongDateTime, formatUtcLongDate, organizationAge } from '@/lib/dates';
 
 describe('API key creation dates', () => {
-  test('are shown in UTC with the long month, day, year and 12-hour time', () => {
-    expect(formatUtcLongDate('2026-03-05T17:04:00.000Z')).toBe('March 5, 2026 at 5:04 PM');
-    expect(formatUtcLongDate('2026-03-05T00:30:00.000Z')).toBe('March 5, 2026 at 12:30 AM');
+  test('are shown in UTC with the long month, day, year and 12-hour time, and say UTC', () => {
+    expect(formatUtcLongDate('2026-03-05T17:04:00.000Z')).toBe('March 5, 2026 at 5:04 PM UTC');
+    expect(formatUtcLongDate('2026-03-05T00:30:00.000Z')).toBe('March 5, 2026 at 12:30 AM UTC');
   });
 });
 
 describe('organization created date', () => {
-  test('is a long US date with hour and minute', () => {
+  test('is a long US date with hour and minute, naming the viewer\'s time zone', () => {
     const shown = formatUsLongDateTime('2026-03-05T17:04:00.000Z');
-    expect(shown).toMatch(/^March [45], 2026 at \d{2}:04 (AM|PM)$/);
+    expect(shown).toMatch(/^March [45], 2026 at \d{2}:04 (AM|PM) \S+$/);
   });
 });
 

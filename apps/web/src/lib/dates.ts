@@ -1,8 +1,8 @@
 /** Date formats of the spec (§2 API Keys, §2 Organization, §9 organization age). */
 
-/** 'November 22, 2026 at 2:53 AM' in UTC: API key creation dates. */
+/** 'November 22, 2026 at 2:53 AM UTC': API key creation dates, saying their time zone. */
 export function formatUtcLongDate(iso: string): string {
-  return new Date(iso).toLocaleString('en-US', {
+  return `${new Date(iso).toLocaleString('en-US', {
     timeZone: 'UTC',
     year: 'numeric',
     month: 'long',
@@ -10,12 +10,12 @@ export function formatUtcLongDate(iso: string): string {
     hour: 'numeric',
     minute: '2-digit',
     hour12: true,
-  });
+  })} UTC`;
 }
 
-/** 'November 22, 2026 at 02:53 AM' in the viewer's time zone: organization creation date. */
+/** 'November 22, 2026 at 02:53 AM PST' in the viewer's time zone, named: organization creation date. */
 export function formatUsLongDateTime(iso: string): string {
-  return new Date(iso).toLocaleString('en-US', { year: 'numeric', month: 'long', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  return new Date(iso).toLocaleString('en-US', { year: 'numeric', month: 'long', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
 }
 
 const HOUR = 3_600_000;

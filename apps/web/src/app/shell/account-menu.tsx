@@ -13,7 +13,7 @@ export interface AccountMenuProps {
 /** The avatar menu: who is signed in, and 'Log Out'. */
 export default function AccountMenu({ trigger, triggerClassName, email, onLogout, defaultOpen }: AccountMenuProps) {
   return (
-    <Menu.Root defaultOpen={defaultOpen}>
+    <Menu.Root defaultOpen={defaultOpen} modal={false}>
       <Menu.Trigger aria-label="Account menu" className={triggerClassName}>
         {trigger}
       </Menu.Trigger>

@@ -18,8 +18,8 @@ export interface OrganizationMenuProps {
 /** The header's organization dropdown: each organization with the user's permission, and 'Add Organization'. */
 export default function OrganizationMenu({ trigger, triggerClassName, organizations, selectedId, onSelect, onAdd, defaultOpen }: OrganizationMenuProps) {
   return (
-    <Menu.Root defaultOpen={defaultOpen}>
-      <Menu.Trigger aria-label="Organization" className={triggerClassName}>
+    <Menu.Root defaultOpen={defaultOpen} modal={false}>
+      <Menu.Trigger className={triggerClassName}>
         {trigger}
       </Menu.Trigger>
       <DropdownContent>

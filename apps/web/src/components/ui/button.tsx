@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes } from 'react';
+import type { ButtonHTMLAttributes, ComponentProps } from 'react';
 import { cn } from '@/components/ui/cn';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost' | 'danger-ghost';
@@ -16,7 +16,7 @@ export function Button({ variant = 'primary', className, type = 'button', ...pro
     <button
       type={type}
       className={cn(
-        'inline-flex items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-400 disabled:cursor-not-allowed',
+        'inline-flex items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium whitespace-nowrap transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-400 disabled:cursor-not-allowed',
         variants[variant],
         className,
       )}
@@ -25,7 +25,7 @@ export function Button({ variant = 'primary', className, type = 'button', ...pro
   );
 }
 
-export function IconButton({ label, className, type = 'button', ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { label: string }) {
+export function IconButton({ label, className, type = 'button', ...props }: ComponentProps<'button'> & { label: string }) {
   return (
     <button
       type={type}

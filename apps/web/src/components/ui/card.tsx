@@ -5,7 +5,7 @@ export function Card({ title, actions, children, className }: { title?: ReactNod
   return (
     <section className={cn('rounded-xl border border-slate-200 bg-white shadow-sm', className)}>
       {title || actions ? (
-        <header className="flex items-center justify-between gap-4 border-b border-slate-100 px-5 py-3">
+        <header className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 border-b border-slate-100 px-5 py-3">
           <h2 className="text-base font-semibold text-slate-900">{title}</h2>
           {actions}
         </header>

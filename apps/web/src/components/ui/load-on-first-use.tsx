@@ -16,7 +16,8 @@ export function LoadOnFirstUse<P extends object>({
   props: P;
   trigger: ReactNode;
   triggerClassName: string;
-  label: string;
+  /** The control's name when its visible content does not give one (an avatar's letter). */
+  label?: string;
 }) {
   const [used, setUsed] = useState(false);
   const placeholder = (

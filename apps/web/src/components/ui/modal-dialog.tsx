@@ -2,6 +2,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { cn } from '@/components/ui/cn';
+import { returnFocus } from '@/lib/focus-return';
 
 export interface ModalProps {
   open: boolean;
@@ -13,18 +14,26 @@ export interface ModalProps {
   /** While a request runs the modal stays open: outside clicks and Escape are ignored. */
   busy?: boolean;
   className?: string;
+  /** The control that opened the dialog (lib/focus-return.ts); focus goes back to it on close. */
+  opener?: HTMLElement | null;
+  /** Where focus goes when the opener is gone (a deleted row's button). */
+  returnFocusTo?(): HTMLElement | null;
 }
 
 /**
  * Every dialog of the dashboard. Radix Dialog gives Escape-to-close, the Tab trap and focus
- * return, and focuses the first focusable element on open (the first field, else Cancel); an outside click closes unless a request is in progress (spec §2).
+ * return (to the opener that stays on the page, lib/focus-return.ts), and focuses the first focusable element on open (the first field, else Cancel); an outside click closes unless a request is in progress (spec §2).
  */
-export function ModalDialog({ open, onClose, title, description, children, footer, busy = false, className }: ModalProps) {
+export function ModalDialog({ open, onClose, title, description, children, footer, busy = false, className, opener = null, returnFocusTo }: ModalProps) {
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !next && !busy && onClose()}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
         <Dialog.Content
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            returnFocus(opener, returnFocusTo);
+          }}
           className={cn('fixed top-1/2 left-1/2 z-50 outline-none w-[min(480px,92vw)] -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-xl focus:outline-none', className)}
         >
           <Dialog.Title className="pr-8 text-lg font-semibold text-slate-900">{title}</Dialog.Title>

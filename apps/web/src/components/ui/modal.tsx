@@ -1,5 +1,6 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { ModalProps } from '@/components/ui/modal-dialog';
+import { captureOpener } from '@/lib/focus-return';
 
 const ModalDialog = lazy(() => import('@/components/ui/modal-dialog').then((m) => ({ default: m.ModalDialog })));
 
@@ -9,9 +10,15 @@ const ModalDialog = lazy(() => import('@/components/ui/modal-dialog').then((m) =
  */
 export function Modal(props: ModalProps) {
   if (!props.open) return null;
+  return <OpenModal {...props} />;
+}
+
+function OpenModal(props: ModalProps) {
+  // Read while rendering the first time: the control that opened the dialog still has focus.
+  const [opener] = useState(captureOpener);
   return (
     <Suspense fallback={null}>
-      <ModalDialog {...props} />
+      <ModalDialog opener={opener} {...props} />
     </Suspense>
   );
 }

@@ -21,4 +21,6 @@ export const collectionsMessages = {
   statusFailed: 'Fetching collection failed...',
   documentSearchFailed: 'Document Search failed...',
   noFiles: 'No files found',
+  /** Beside New Collection, instead of the Search picker's 'upload a collection first'. */
+  noCollectionsYet: 'No collections yet: create one with New Collection.',
 } as const;

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { providerErrorMessage } from '@/lib/provider-errors';
 import { addDocumentFile } from '@/features/collections/api/add-document';
 import { collectionStatusKey } from '@/features/collections/api/get-collection-status';
@@ -19,11 +19,15 @@ export interface FileUpload {
 /** How many files are sent at once. */
 const PARALLEL_UPLOADS = 3;
 
+/** How long uploaded files stay listed once nothing is left to send; failed ones stay until cleared. */
+const DONE_LINGER_MS = 5000;
+
 /**
- * Several files at once, each with its own progress and error. A finished upload invalidates
- * the collection's status and documents, whose polling then follows parsing and indexing.
+ * Several files at once, each with its own progress and error, sent with the write key. A
+ * finished upload invalidates the collection's status and documents (read with the working key),
+ * whose polling then follows parsing and indexing.
  */
-export function useFileUploads(workingKey: string | null) {
+export function useFileUploads(writeKey: string | null, workingKey: string | null) {
   const queryClient = useQueryClient();
   const [uploads, setUploads] = useState<FileUpload[]>([]);
   const nextId = useRef(1);
@@ -34,7 +38,7 @@ export function useFileUploads(workingKey: string | null) {
 
   const upload = useCallback(
     async (collectionName: string, files: File[], overwrite: boolean) => {
-      if (!workingKey || files.length === 0) return;
+      if (!writeKey || files.length === 0) return;
       const batch = files.map((file) => ({ file, id: nextId.current++ }));
       setUploads((current) => [
         ...batch.map(({ file, id }): FileUpload => ({ id, name: file.name, size: file.size, collectionName, state: 'queued', progress: 0, error: null })),
@@ -46,7 +50,7 @@ export function useFileUploads(workingKey: string | null) {
           const { file, id } = item;
           update(id, { state: 'uploading', progress: 0 });
           try {
-            await addDocumentFile({ workingKey, collectionName, file, overwrite, onProgress: (progress) => update(id, { progress }) });
+            await addDocumentFile({ workingKey: writeKey, collectionName, file, overwrite, onProgress: (progress) => update(id, { progress }) });
             update(id, { state: 'done', progress: 1 });
           } catch (error) {
             update(id, { state: 'error', error: providerErrorMessage(error) });
@@ -57,8 +61,18 @@ export function useFileUploads(workingKey: string | null) {
       };
       await Promise.all(Array.from({ length: Math.min(PARALLEL_UPLOADS, batch.length) }, worker));
     },
-    [workingKey, queryClient, update],
+    [writeKey, workingKey, queryClient, update],
   );
+
+  // The tray gives the list back its room: once every file is sent, the uploaded ones leave
+  // after a moment and only failures (with their reasons) stay.
+  const busy = uploads.some((u) => u.state === 'queued' || u.state === 'uploading');
+  const anyDone = uploads.some((u) => u.state === 'done');
+  useEffect(() => {
+    if (busy || !anyDone) return;
+    const timer = setTimeout(() => setUploads((current) => current.filter((u) => u.state !== 'done')), DONE_LINGER_MS);
+    return () => clearTimeout(timer);
+  }, [busy, anyDone]);
 
   const clearFinished = useCallback(() => setUploads((current) => current.filter((u) => u.state === 'queued' || u.state === 'uploading')), []);
 

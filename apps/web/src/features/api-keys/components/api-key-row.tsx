@@ -1,7 +1,8 @@
 import type { ApiKey } from '@sift/contracts';
 import { Check, Copy, Eye, EyeOff, Pencil, Trash2, X } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { IconButton } from '@/components/ui/button';
+import { cn } from '@/components/ui/cn';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { COPY_CONFIRMATION_MS } from '@/lib/constants';
@@ -11,11 +12,26 @@ import { useUpdateApiKey } from '@/features/api-keys/api/update-api-key';
 import { type KeyPermission, PERMISSION_LABELS, PERMISSION_OPTIONS } from '@/features/api-keys/key-permissions';
 import { maskApiKey } from '@/features/api-keys/mask-api-key';
 
+/**
+ * A cell of the table from 1024 px; below, the rows reflow into cards where each cell is a line
+ * with its column's name before the value (the header row is then only read by screen readers).
+ */
+const cell =
+  'px-4 py-3 max-lg:grid max-lg:grid-cols-[6.5rem_minmax(0,1fr)] max-lg:items-center max-lg:gap-3 max-lg:px-0 max-lg:py-1 max-lg:before:text-xs max-lg:before:font-medium max-lg:before:text-slate-500 max-lg:before:content-[attr(data-label)]';
+
 export function ApiKeyRow({ apiKey, isOwner, onDelete }: { apiKey: ApiKey; isOwner: boolean; onDelete(): void }) {
   const [shown, setShown] = useState(false);
   const [copied, setCopied] = useState(false);
   const [draftName, setDraftName] = useState<string | null>(null);
   const update = useUpdateApiKey();
+  const renameButton = useRef<HTMLButtonElement>(null);
+  const wasRenaming = useRef(false);
+
+  // Saving or cancelling a rename gives focus back to the Rename button that started it.
+  useEffect(() => {
+    if (draftName === null && wasRenaming.current) renameButton.current?.focus();
+    wasRenaming.current = draftName !== null;
+  }, [draftName]);
 
   useEffect(() => {
     if (!copied) return;
@@ -48,8 +64,8 @@ export function ApiKeyRow({ apiKey, isOwner, onDelete }: { apiKey: ApiKey; isOwn
     );
 
   return (
-    <tr className="border-t border-slate-100 align-middle">
-      <td className="px-4 py-3 font-medium text-slate-900">
+    <tr className="border-t border-slate-100 align-middle max-lg:block max-lg:px-4 max-lg:py-3">
+      <td data-label="Name" className={cn(cell, 'font-medium text-slate-900')}>
         {draftName === null ? (
           <span className="block truncate" title={apiKey.name}>
             {apiKey.name}
@@ -73,8 +89,8 @@ export function ApiKeyRow({ apiKey, isOwner, onDelete }: { apiKey: ApiKey; isOwn
           </>
         )}
       </td>
-      <td className="px-4 py-3">
-        <div className="relative flex items-center gap-1">
+      <td data-label="API Key" className={cell}>
+        <div className="relative flex min-w-0 items-center gap-1">
           {shown ? (
             <code className="min-w-0 rounded bg-slate-100 px-2 py-1 font-mono text-xs break-all text-slate-800">{apiKey.api_key}</code>
           ) : (
@@ -94,13 +110,13 @@ export function ApiKeyRow({ apiKey, isOwner, onDelete }: { apiKey: ApiKey; isOwn
           ) : null}
         </div>
       </td>
-      <td className="px-4 py-3 text-slate-600">{formatUtcLongDate(apiKey.created_at)}</td>
-      <td className="px-4 py-3 text-slate-600">
+      <td data-label="Created At" className={cn(cell, 'text-slate-600')}>{formatUtcLongDate(apiKey.created_at)}</td>
+      <td data-label="Created By" className={cn(cell, 'text-slate-600')}>
         <span className="block truncate" title={apiKey.created_by ?? undefined}>
           {apiKey.created_by ?? '-'}
         </span>
       </td>
-      <td className="px-4 py-3">
+      <td data-label="Permission" className={cell}>
         {isOwner ? (
           <Select
             aria-label={`Permission of ${apiKey.name}`}
@@ -114,7 +130,7 @@ export function ApiKeyRow({ apiKey, isOwner, onDelete }: { apiKey: ApiKey; isOwn
           <span className="text-slate-700">{PERMISSION_LABELS[apiKey.permission]}</span>
         )}
       </td>
-      <td className="px-4 py-3">
+      <td data-label="Actions" className={isOwner ? cell : 'px-4 py-3 max-lg:hidden'}>
         {isOwner && draftName !== null ? (
           <div className="flex items-center gap-1">
             <IconButton label="Save name" onClick={saveName} disabled={draftName.trim() === '' || update.isPending}>
@@ -126,7 +142,7 @@ export function ApiKeyRow({ apiKey, isOwner, onDelete }: { apiKey: ApiKey; isOwn
           </div>
         ) : isOwner ? (
           <div className="flex items-center gap-1">
-            <IconButton label={`Rename ${apiKey.name}`} onClick={() => setDraftName(apiKey.name)}>
+            <IconButton ref={renameButton} label={`Rename ${apiKey.name}`} onClick={() => setDraftName(apiKey.name)}>
               <Pencil className="size-4" />
             </IconButton>
             <IconButton label={`Delete ${apiKey.name}`} onClick={onDelete} className="hover:text-red-600">

@@ -15,7 +15,7 @@ test('keys show masked with their UTC creation date; a billing failure does not 
   const row = await screen.findByRole('row', { name: /Prod/ });
   // The masked key is one element (its parts are spans so the stars can give way).
   expect(within(row).getByText((_, element) => element?.tagName === 'CODE' && element.textContent === 'sift*************mnop')).toBeTruthy();
-  expect(within(row).getByText('January 2, 2026 at 3:04 PM')).toBeTruthy();
+  expect(within(row).getByText('January 2, 2026 at 3:04 PM UTC')).toBeTruthy();
 });
 
 test('every failed key change alerts with the server detail', async () => {

@@ -14,10 +14,10 @@ import { DeleteApiKeyDialog } from '@/features/api-keys/components/delete-api-ke
 /** Fixed widths: nothing moves while a row is renamed. Name takes what is left. */
 const COLUMNS = [
   { name: 'Name', width: undefined },
-  { name: 'API Key', width: '14rem' },
-  { name: 'Created At', width: '11rem' },
-  { name: 'Created By', width: '10rem' },
-  { name: 'Permission', width: '12.5rem' },
+  { name: 'API Key', width: '13rem' },
+  { name: 'Created At', width: '10rem' },
+  { name: 'Created By', width: '8.5rem' },
+  { name: 'Permission', width: '11.5rem' },
   { name: 'Actions', width: '6rem' },
 ];
 
@@ -33,7 +33,7 @@ export function ApiKeysScreen() {
   if (noOrganization) {
     return (
       <Page title="API Keys">
-        <NoOrganization />
+        <NoOrganization text="No organization selected" />
       </Page>
     );
   }
@@ -61,14 +61,14 @@ export function ApiKeysScreen() {
         ) : organization.api_keys.length === 0 ? (
           <Empty text="No API keys found" />
         ) : (
-          <div className="-m-5 overflow-x-auto">
-            <table className="w-full min-w-[52rem] table-fixed text-left text-sm">
-              <colgroup>
+          <div className="-m-5 lg:overflow-x-auto">
+            <table className="w-full table-fixed text-left text-sm max-lg:block lg:min-w-[58rem]">
+              <colgroup className="max-lg:hidden">
                 {COLUMNS.map((column) => (
                   <col key={column.name} style={{ width: column.width }} />
                 ))}
               </colgroup>
-              <thead className="bg-slate-50 text-xs font-semibold text-slate-600">
+              <thead className="bg-slate-50 text-xs font-semibold text-slate-600 max-lg:sr-only">
                 <tr>
                   {COLUMNS.map((column) => (
                     <th key={column.name} scope="col" className="px-4 py-3">
@@ -77,7 +77,7 @@ export function ApiKeysScreen() {
                   ))}
                 </tr>
               </thead>
-              <tbody>
+              <tbody className="max-lg:block">
                 {organization.api_keys.map((apiKey) => (
                   <ApiKeyRow key={apiKey.id} apiKey={apiKey} isOwner={isOwner} onDelete={asOwner(() => setDeleting(apiKey))} />
                 ))}

@@ -10,8 +10,10 @@ export function LoginPage() {
         <img src="/favicon.svg" alt="" className="mx-auto mb-4 size-10" />
         <h1 className="text-2xl font-semibold text-slate-900">Sign in</h1>
         <p className="mt-2 text-sm text-slate-600">to the Sift developer dashboard</p>
+        {/* The page's one control takes focus: Enter signs in. */}
         <button
           type="button"
+          autoFocus
           onClick={() => redirectBrowser('/auth/google/login')}
           className="mt-6 inline-flex w-full items-center justify-center gap-3 rounded-md border border-slate-300 bg-white px-4 py-2.5 text-sm font-medium text-slate-800 shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-slate-400"
         >

@@ -7,14 +7,14 @@ export async function addCollection(workingKey: string, collectionName: string):
   await createProviderClient(workingKey).collections.add({ collection_name: collectionName });
 }
 
-/** Creates a collection with the working key, then reloads the organization's collections list. */
+/** Creates a collection with the write key, then reloads the organization's collections list. */
 export function useAddCollection() {
   const queryClient = useQueryClient();
-  const { organizationId, workingKey } = useCurrentOrganization();
+  const { organizationId, writeKey } = useCurrentOrganization();
   return useMutation({
     mutationFn: (collectionName: string) => {
-      if (!workingKey) throw new Error('No API Key is available. Please create an API Key!');
-      return addCollection(workingKey, collectionName);
+      if (!writeKey) throw new Error('No API key with All Permissions is available.');
+      return addCollection(writeKey, collectionName);
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: collectionsListKey(organizationId) }),
   });

@@ -15,11 +15,12 @@ export function CollectionStatusCounters({ status }: { status: UseQueryResult<Co
   const data = status?.data;
   return (
     <div className="flex flex-col gap-2">
-      <dl className="grid grid-cols-5 gap-2" aria-label="Collection status">
+      <dl className="grid grid-cols-3 gap-2 sm:grid-cols-5" aria-label="Collection status">
         {COUNTERS.map(({ label, value, tone }) => (
           <div key={label} className="rounded-lg border border-slate-200 bg-white px-3 py-2">
             <dt className="text-xs font-medium text-slate-500">{label}</dt>
-            <dd className={`text-lg font-semibold tabular-nums ${tone}`} data-counter={label}>
+            {/* A zero is no news: only a count above zero takes its colour (a red 'Failed 0' alarms for nothing). */}
+            <dd className={`text-lg font-semibold tabular-nums ${data && value(data) > 0 ? tone : 'text-slate-500'}`} data-counter={label}>
               {data ? value(data) : '-'}
             </dd>
           </div>

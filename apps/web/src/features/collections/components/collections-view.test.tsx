@@ -23,6 +23,8 @@ const ready: Partial<CurrentOrganization> & { collectionsList?: string[] } = {
   error: null,
   organizationId: 'org-1',
   workingKey: 'sift_key',
+  writeKey: 'sift_key',
+  permission: 'OWNER',
   collectionsList: ['handbook', 'manuals'],
 };
 
@@ -84,16 +86,38 @@ describe('CollectionsView', () => {
   it('before a collection is chosen: the messages and the disabled prefix box', () => {
     renderView();
     expect(screen.getByRole('combobox', { name: 'Collection' }).textContent).toBe('Select a Collection');
-    expect(screen.getAllByText('Select a collection to view files')).toHaveLength(2);
+    // One pane until a collection is chosen, and no Show Metadata with nothing to show.
+    expect(screen.getAllByText('Select a collection to view files')).toHaveLength(1);
+    expect(screen.queryByRole('switch', { name: 'Show Metadata' })).toBeNull();
     const prefix = screen.getByPlaceholderText('Select a Collection first.') as HTMLInputElement;
     expect(prefix.disabled).toBe(true);
   });
 
-  it('says so when there is no API key', () => {
-    organization = { ...ready, workingKey: null };
+  it('says so when there is no API key, and offers an owner the key that fixes it', () => {
+    organization = { ...ready, workingKey: null, writeKey: null };
     renderView();
     expect(screen.getByText('No API Key is available. Please create an API Key!')).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'New Collection' })).toBeNull();
+    expect((screen.getByRole('button', { name: 'New Collection' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText('This organization has no API key, so the dashboard cannot add collections or files.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Add a key with All Permissions' })).toBeTruthy();
+  });
+
+  it('with Read Only keys only, New Collection is off and one sentence says why; a member is told whom to ask', () => {
+    organization = { ...ready, writeKey: null, permission: 'MEMBER' };
+    renderView();
+    const newCollection = screen.getByRole('button', { name: 'New Collection' }) as HTMLButtonElement;
+    expect(newCollection.disabled).toBe(true);
+    expect(document.getElementById(newCollection.getAttribute('aria-describedby')!)?.textContent).toBe(
+      "This organization's API keys are all Read Only, so the dashboard cannot add collections or files with them. Ask an owner of the organization for a key with All Permissions.",
+    );
+    expect(screen.queryByRole('button', { name: 'Add a key with All Permissions' })).toBeNull();
+  });
+
+  it('offers New Collection, not the Search picker\'s upload advice, when there is no collection yet', () => {
+    organization = { ...ready, collectionsList: [] };
+    renderView();
+    expect(screen.getByText('No collections yet: create one with New Collection.')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'New Collection' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('shows the counters and the list with sizes, relative times and status dots', async () => {
@@ -222,6 +246,7 @@ describe('CollectionsView', () => {
 
     await chooseOption(user, screen.getByRole('combobox', { name: 'Collection' }), 'manuals');
     expect((screen.getByPlaceholderText('Search files by prefix...') as HTMLInputElement).value).toBe('');
+    await user.click(await screen.findByRole('button', { name: /notes\.md/ }));
     expect((screen.getByRole('switch', { name: 'Show Metadata' }) as HTMLInputElement).checked).toBe(true);
   });
 

@@ -4,6 +4,7 @@ import { useEffect, useReducer, useState } from 'react';
 import { CollectionPicker } from '@/components/collection-picker';
 import { NoOrganization } from '@/components/no-organization';
 import { Button } from '@/components/ui/button';
+import { cn } from '@/components/ui/cn';
 import { Input } from '@/components/ui/input';
 import { Page } from '@/components/ui/page';
 import { useCollectionsList } from '@/lib/collections-list';
@@ -21,15 +22,16 @@ import { CreateCollectionDialog } from '@/features/collections/components/create
 import { DocumentContentPane } from '@/features/collections/components/document-content-pane';
 import { DocumentsTable } from '@/features/collections/components/documents-table';
 import { FileUploadPanel } from '@/features/collections/components/file-upload-panel';
+import { WRITE_KEY_NOTICE_ID, WriteKeyNotice } from '@/features/collections/components/write-key-notice';
 
 /** The Collections screen (spec §2 "Collections", §4): browse, search by prefix, read, upload. */
 export function CollectionsView() {
-  const { organizationId, workingKey, noOrganization } = useCurrentOrganization();
+  const { organizationId, workingKey, writeKey, permission, noOrganization } = useCurrentOrganization();
   const { status: organizationStatus, collectionsList } = useCollectionsList();
   const [state, dispatch] = useReducer(collectionsReducer, initialCollectionsState);
   const [creating, setCreating] = useState(false);
   const now = useNow();
-  const fileUploads = useFileUploads(workingKey);
+  const fileUploads = useFileUploads(writeKey, workingKey);
 
   // Another organization, or a collection that no longer exists, leaves nothing chosen.
   useEffect(() => {
@@ -62,7 +64,8 @@ export function CollectionsView() {
   }, [documents.data, documents.isPlaceholderData]);
 
   const selectedDocument = documents.data?.find((d) => d.path === state.selectedDocumentPath) ?? null;
-  const canWrite = workingKey !== null && organizationStatus === 'success';
+  const loaded = organizationStatus === 'success';
+  const canWrite = writeKey !== null && loaded;
 
   if (noOrganization) {
     return (
@@ -75,8 +78,8 @@ export function CollectionsView() {
     <Page
       title="Collections"
       actions={
-        canWrite ? (
-          <Button variant="secondary" onClick={() => setCreating(true)}>
+        loaded ? (
+          <Button variant="secondary" disabled={!canWrite} aria-describedby={canWrite ? undefined : WRITE_KEY_NOTICE_ID} onClick={() => setCreating(true)}>
             <FolderPlus className="size-4" aria-hidden />
             New Collection
           </Button>
@@ -84,14 +87,20 @@ export function CollectionsView() {
       }
     >
       <div className="flex flex-col gap-4">
+        {loaded && !writeKey ? <WriteKeyNotice hasKey={workingKey !== null} isOwner={permission === 'OWNER'} /> : null}
         <div className="flex flex-wrap items-start gap-4">
-          <CollectionPicker placeholder={collectionsMessages.pickerPlaceholder} value={name} onChange={(next) => dispatch({ type: 'selectCollection', name: next })} />
-          <div className="min-w-[28rem] flex-1">
+          <CollectionPicker
+            placeholder={collectionsMessages.pickerPlaceholder}
+            emptyText={canWrite ? collectionsMessages.noCollectionsYet : undefined}
+            value={name}
+            onChange={(next) => dispatch({ type: 'selectCollection', name: next })}
+          />
+          <div className="min-w-0 flex-1 basis-80">
             <CollectionStatusCounters status={name ? collectionStatus : null} />
           </div>
         </div>
 
-        {name && workingKey ? (
+        {name && canWrite ? (
           <FileUploadPanel
             collectionName={name}
             uploads={fileUploads.uploads}
@@ -100,8 +109,14 @@ export function CollectionsView() {
           />
         ) : null}
 
-        <div className="grid h-[36rem] grid-cols-1 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm md:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]">
-          <div className="flex min-h-0 flex-col border-b border-slate-200 md:border-r md:border-b-0">
+        {/* Side by side from 1024 px, stacked below; one pane until a collection is chosen. */}
+        <div
+          className={cn(
+            'grid grid-cols-1 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm',
+            name ? 'lg:h-[36rem] lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]' : '',
+          )}
+        >
+          <div className={cn('flex min-h-0 flex-col', name && 'max-h-[24rem] border-b border-slate-200 lg:max-h-none lg:border-r lg:border-b-0')}>
             <div className="border-b border-slate-100 p-3">
               <div className="relative">
                 <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" aria-hidden />
@@ -127,14 +142,16 @@ export function CollectionsView() {
               />
             </div>
           </div>
-          <DocumentContentPane
-            workingKey={workingKey}
-            collectionName={name}
-            selectedPath={state.selectedDocumentPath}
-            document={selectedDocument}
-            showMetadata={state.showMetadata}
-            onShowMetadataChange={(showMetadata) => dispatch({ type: 'setShowMetadata', showMetadata })}
-          />
+          {name ? (
+            <DocumentContentPane
+              workingKey={workingKey}
+              collectionName={name}
+              selectedPath={state.selectedDocumentPath}
+              document={selectedDocument}
+              showMetadata={state.showMetadata}
+              onShowMetadataChange={(showMetadata) => dispatch({ type: 'setShowMetadata', showMetadata })}
+            />
+          ) : null}
         </div>
       </div>
       <CreateCollectionDialog open={creating} onClose={() => setCreating(false)} onCreated={(created) => dispatch({ type: 'selectCollection', name: created })} />

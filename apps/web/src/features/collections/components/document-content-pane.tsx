@@ -27,7 +27,7 @@ export function DocumentContentPane({ workingKey, collectionName, selectedPath, 
   const pageImages = useQuery(pageImagesQueryOptions(workingKey, collectionName, selectedPath, status === 'indexed'));
 
   return (
-    <div className="flex min-h-0 flex-1 flex-col">
+    <div className="flex min-h-[16rem] flex-1 flex-col lg:min-h-0">
       <div className="flex items-center gap-3 border-b border-slate-100 px-4 py-2">
         <div className="flex min-w-0 flex-1 items-center gap-2">
           {document && status ? (
@@ -45,10 +45,13 @@ export function DocumentContentPane({ workingKey, collectionName, selectedPath, 
             </>
           ) : null}
         </div>
-        <label className="flex shrink-0 cursor-pointer items-center gap-2 text-sm text-slate-700">
-          <input type="checkbox" role="switch" checked={showMetadata} onChange={(event) => onShowMetadataChange(event.target.checked)} className="size-4 accent-slate-900" />
-          {collectionsMessages.showMetadata}
-        </label>
+        {/* Only with a document to show it for. */}
+        {document ? (
+          <label className="flex shrink-0 cursor-pointer items-center gap-2 text-sm text-slate-700">
+            <input type="checkbox" role="switch" checked={showMetadata} onChange={(event) => onShowMetadataChange(event.target.checked)} className="size-4 accent-slate-900" />
+            {collectionsMessages.showMetadata}
+          </label>
+        ) : null}
       </div>
       <div className="min-h-0 flex-1 overflow-auto" data-testid="document-pane">
         <PaneBody {...{ collectionName, selectedPath, document, showMetadata, status, content, pageImages: pageImages.data ?? [] }} />

@@ -1,4 +1,6 @@
+import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Modal } from '@/components/ui/modal';
 import { useDeleteInvite } from '@/features/organization/api/delete-invite';
 import { useRemoveUser } from '@/features/organization/api/remove-user';
 import { useUpdateUser } from '@/features/organization/api/update-user';
@@ -10,11 +12,16 @@ type Member = { id: string; name: string };
 /** The member action waiting for confirmation. */
 export type PendingMemberAction =
   | { kind: 'change-permission'; member: Member; permission: 'OWNER' | 'MEMBER' }
-  | { kind: 'leave'; member: Member }
+  /** `lastOwner`: nobody would be left to own the organization, which the server refuses. */
+  | { kind: 'leave'; member: Member; lastOwner: boolean }
   | { kind: 'remove-user'; member: Member }
   | { kind: 'remove-invite'; email: string };
 
 const unknownError = 'Unknown error';
+
+/** Said before the server would refuse it: an organization keeps at least one owner. */
+export const LAST_OWNER_MESSAGE =
+  'You are the only owner of this organization, so you cannot leave it yet. Make another member an owner first (change their permission to OWNER), or delete the organization.';
 
 /** The four confirmations of the Members card and what follows each (spec §4 "Members"). */
 export function MemberConfirmations({ pending, onClose }: { pending: PendingMemberAction | null; onClose(): void }) {
@@ -63,6 +70,17 @@ export function MemberConfirmations({ pending, onClose }: { pending: PendingMemb
     }
   };
 
+  if (pending?.kind === 'leave' && pending.lastOwner) {
+    return (
+      <Modal
+        open
+        onClose={onClose}
+        title="Leave Organization"
+        description={LAST_OWNER_MESSAGE}
+        footer={<Button onClick={onClose}>OK</Button>}
+      />
+    );
+  }
   const text = pending ? describe(pending) : { title: '', description: '', confirmLabel: '', busyLabel: '' };
   return <ConfirmDialog open={pending !== null} busy={busy} danger={pending?.kind !== 'change-permission'} onConfirm={confirm} onClose={onClose} {...text} />;
 }

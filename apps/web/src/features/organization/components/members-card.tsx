@@ -37,7 +37,7 @@ export function MembersCard({ organization, currentUserId, isOwner }: { organiza
             const isYou = member.id === currentUserId;
             return (
               <li key={member.id} className="flex flex-wrap items-center gap-3 py-3" data-testid="member-row">
-                <div className="min-w-0 flex-1">
+                <div className="min-w-0 flex-1 basis-48">
                   <div className="flex items-center gap-2 font-medium text-slate-900">
                     {member.name} {isYou ? <Badge tone="green">You</Badge> : null}
                   </div>
@@ -55,7 +55,7 @@ export function MembersCard({ organization, currentUserId, isOwner }: { organiza
                   permissionBadge(member.permission)
                 )}
                 {isOwner ? (
-                  <Button variant="danger-ghost" onClick={() => setPending(isYou ? { kind: 'leave', member } : { kind: 'remove-user', member })}>
+                  <Button variant="danger-ghost" onClick={() => setPending(isYou ? { kind: 'leave', member, lastOwner: organization.users.filter((u) => u.permission === 'OWNER').length <= 1 } : { kind: 'remove-user', member })}>
                     {isYou ? 'Leave' : 'Remove'}
                   </Button>
                 ) : null}
@@ -64,7 +64,7 @@ export function MembersCard({ organization, currentUserId, isOwner }: { organiza
           })}
           {organization.invited_emails.map((invite) => (
             <li key={invite.email} className="flex flex-wrap items-center gap-3 py-3" data-testid="invite-row">
-              <div className="min-w-0 flex-1">
+              <div className="min-w-0 flex-1 basis-48">
                 <div className="truncate text-sm font-medium text-slate-900">{invite.email}</div>
               </div>
               <Badge tone="yellow">Invite Sent</Badge>

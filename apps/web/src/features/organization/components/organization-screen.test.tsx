@@ -95,11 +95,11 @@ test('a failed delete shows inline; a wrong id is refused before any call', asyn
   await waitFor(() => expect(within(dialog).getByRole('alert').textContent).toBe('Failed to delete organization: Internal server error'));
 });
 
-test('with no organization the screen shows the shared create-an-organization empty state', async () => {
+test('with no organization the screen shows the error form with the create-an-organization message', async () => {
   fakeServer({ ...organizationRoutes('OWNER'), '/api/users/get-user': () => ({ body: { user: { id: ids.user, name: 'Ada', email: 'ada@example.com' }, organizations: [] } }) });
   renderScreen();
   expect((await screen.findByText(/There are no organizations/)).textContent).toBe(
-    'There are no organizations associated with your account. Please create an organization using the drop-down menu at the top. Thank you!',
+    'Error: There are no organizations associated with your account. Please create an organization using the drop-down menu at the top. Thank you!',
   );
   expect(screen.getByRole('heading', { name: 'Organization' })).toBeTruthy();
 });

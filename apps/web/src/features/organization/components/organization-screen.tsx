@@ -1,4 +1,4 @@
-import { NoOrganization } from '@/components/no-organization';
+import { CreateOrganizationButton } from '@/components/no-organization';
 import { Page } from '@/components/ui/page';
 import { useCurrentOrganization } from '@/lib/current-organization';
 import { useSession } from '@/lib/current-user';
@@ -10,19 +10,17 @@ export function OrganizationScreen() {
   const { status, error, organizationId, organization, permission, noOrganization } = useCurrentOrganization();
   const { user } = useSession();
 
-  if (noOrganization) {
-    return (
-      <Page title="Organization">
-        <NoOrganization />
-      </Page>
-    );
-  }
+  // With no organization the state is error with the create-an-organization message (spec §4),
+  // shown in the error form; the button beside it is the way out.
   if (status === 'error') {
     return (
       <Page title="Organization">
-        <p role="alert" className="text-sm text-red-700">
-          Error: {error}
-        </p>
+        <div className="flex flex-col items-start gap-3">
+          <p role="alert" className="text-sm text-red-700">
+            Error: {error}
+          </p>
+          {noOrganization ? <CreateOrganizationButton /> : null}
+        </div>
       </Page>
     );
   }

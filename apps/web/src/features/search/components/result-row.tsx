@@ -29,7 +29,8 @@ export function ResultRow({ path, details, score, content, expanded = false, onT
   const header = (
     <>
       {onToggle ? <ChevronRight aria-hidden className={cn('size-4 shrink-0 text-slate-400 transition-transform', expanded && 'rotate-90')} /> : null}
-      <span className="min-w-0 flex-1 truncate font-medium text-slate-900" title={path}>
+      {/* On a phone the path takes its own line: the details would leave it a few letters. */}
+      <span className="min-w-0 flex-1 truncate font-medium text-slate-900 max-sm:basis-[calc(100%-2rem)]" title={path}>
         {path}
       </span>
       {details}
@@ -43,12 +44,12 @@ export function ResultRow({ path, details, score, content, expanded = false, onT
           type="button"
           aria-expanded={expanded}
           onClick={onToggle}
-          className="flex w-full items-center gap-3 rounded-lg px-4 py-3 text-left text-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-slate-400"
+          className="flex w-full flex-wrap items-center gap-x-3 gap-y-1 rounded-lg px-4 py-3 text-left text-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-slate-400"
         >
           {header}
         </button>
       ) : (
-        <div className="flex items-center gap-3 px-4 py-3 text-sm">{header}</div>
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-1 px-4 py-3 text-sm">{header}</div>
       )}
       {onToggle && expanded ? (
         <div className="border-t border-slate-100 px-4 py-3">

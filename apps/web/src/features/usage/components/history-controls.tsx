@@ -1,6 +1,10 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useId } from 'react';
+import { Select } from '@/components/ui/select';
 import { hourLabel } from '@/features/usage/usage-format';
 import { GRANULARITIES, GRANULARITY_LABELS, type HistoryRange } from '@/features/usage/usage-range';
+
+/** The Minutely hour picker's 24 options, 12am to 11pm (spec §9). */
+const HOUR_OPTIONS = Array.from({ length: 24 }, (_, hour) => ({ value: String(hour), label: hourLabel(hour) }));
 
 const field = 'h-9 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900 focus-visible:border-slate-500 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-slate-200';
 
@@ -12,6 +16,7 @@ export const labelled = 'flex flex-col gap-1 text-xs font-medium text-slate-600'
  * pickers (Daily: start and end; Hourly: one date; Minutely: one date and an hour, 12am to 11pm).
  */
 export function HistoryControls({ range, onChange, children }: { range: HistoryRange; onChange(range: HistoryRange): void; children?: ReactNode }) {
+  const hourId = useId();
   return (
     <div className="flex flex-wrap items-end gap-3">
       <div className={labelled}>
@@ -39,16 +44,10 @@ export function HistoryControls({ range, onChange, children }: { range: HistoryR
         <DateField label="Date" value={range.date} onChange={(date) => onChange({ ...range, date })} />
       )}
       {range.granularity === 'Minutely' ? (
-        <label className={labelled}>
-          Hour
-          <select className={field} value={range.hour} onChange={(event) => onChange({ ...range, hour: Number(event.target.value) })}>
-            {Array.from({ length: 24 }, (_, hour) => (
-              <option key={hour} value={hour}>
-                {hourLabel(hour)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <div className={labelled}>
+          <label htmlFor={hourId}>Hour</label>
+          <Select id={hourId} className="w-28" value={String(range.hour)} onValueChange={(hour) => onChange({ ...range, hour: Number(hour) })} options={HOUR_OPTIONS} />
+        </div>
       ) : null}
       {children}
     </div>

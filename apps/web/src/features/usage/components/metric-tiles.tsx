@@ -20,31 +20,30 @@ export function MetricTiles({
   const toggle = (metric: UsageMetricKey) => onFilterChange(filter.includes(metric) ? filter.filter((m) => m !== metric) : [...filter, metric]);
   return (
     // The tiles share the row equally ('Show all' sits in the controls row, so nothing moves).
-    <div className="grid items-stretch gap-3" style={{ gridTemplateColumns: `repeat(${metrics.length}, minmax(0, 1fr))` }}>
+    // Four in a row from 640 px, two by two below.
+    <div className={`grid items-stretch gap-3 ${metrics.length > 1 ? 'grid-cols-2 sm:grid-cols-4' : 'grid-cols-1 sm:max-w-xs'}`}>
       {metrics.map((metric) => {
         const amount = totals?.[metric];
         const selected = filter.includes(metric);
         return (
+          // The filter toggle and the byte-size toggle side by side, never one inside the other:
+          // a button inside a button is unreachable by keyboard and misread by screen readers.
           <div
             key={metric}
-            role="button"
-            tabIndex={0}
-            aria-pressed={selected}
-            aria-label={`${USAGE_METRIC_NAMES[metric]} tile`}
-            onClick={() => toggle(metric)}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter' || event.key === ' ') {
-                event.preventDefault();
-                toggle(metric);
-              }
-            }}
-            className={`cursor-pointer rounded-lg border px-4 py-3 text-left transition-colors focus-visible:outline-2 focus-visible:outline-slate-400 ${
-              selected ? 'border-slate-900 bg-slate-900 text-white' : 'border-slate-200 bg-white text-slate-900 hover:border-slate-400'
-            }`}
+            className={`flex flex-col rounded-lg border transition-colors ${selected ? 'border-slate-900 bg-slate-900 text-white' : 'border-slate-200 bg-white text-slate-900 hover:border-slate-400'}`}
           >
-            <div className={`text-xs font-medium ${selected ? 'text-slate-200' : 'text-slate-500'}`}>{USAGE_METRIC_NAMES[metric]}</div>
-            <div data-testid="tile-count" className="mt-1 text-lg font-semibold">{amount ? formatCount(amount.count) : '-'}</div>
-            <div className={`text-xs ${selected ? 'text-slate-200' : 'text-slate-600'}`}>{amount ? <ByteSize bytes={amount.bytes} /> : '-'}</div>
+            <button
+              type="button"
+              aria-pressed={selected}
+              onClick={() => toggle(metric)}
+              className="flex flex-1 cursor-pointer flex-col rounded-lg px-4 pt-3 text-left focus-visible:outline-2 focus-visible:outline-slate-400"
+            >
+              <span className={`text-xs font-medium ${selected ? 'text-slate-200' : 'text-slate-600'}`}>{USAGE_METRIC_NAMES[metric]}</span>{' '}
+              <span data-testid="tile-count" className="mt-1 text-lg font-semibold">
+                {amount ? formatCount(amount.count) : '-'}
+              </span>
+            </button>
+            <div className={`px-4 pb-3 text-xs ${selected ? 'text-slate-200' : 'text-slate-600'}`}>{amount ? <ByteSize bytes={amount.bytes} /> : '-'}</div>
           </div>
         );
       })}

@@ -1,4 +1,5 @@
-import { Bar, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { useEffect, useRef } from 'react';
+import { Bar, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, useActiveTooltipLabel, XAxis, YAxis } from 'recharts';
 import { Skeleton } from '@/components/ui/skeleton';
 import { USAGE_BYTES_AXIS_MIN, USAGE_CHART_HEIGHT, USAGE_CHART_MIN_WIDTH, USAGE_CHART_SKELETON_WIDTH, USAGE_COUNT_AXIS_MIN } from '@/lib/constants';
 import { formatBytes, formatCount, niceScale } from '@/features/usage/usage-format';
@@ -38,12 +39,18 @@ export function UsageChart({
   onDrillDown?: (windowStart: number) => void;
 }) {
   const drillable = onDrillDown !== undefined;
+  // The point the keyboard is on: the chart's own accessibility layer moves it with the arrow
+  // keys (and shows its tooltip); Enter or Space drills into it, as a click does.
+  const activePoint = useRef<number | null>(null);
   const countScale = niceScale(Math.max(0, ...points.map((p) => p.count)), USAGE_COUNT_AXIS_MIN);
   const bytesScale = niceScale(Math.max(0, ...points.map((p) => p.bytes)), USAGE_BYTES_AXIS_MIN);
   return (
     <figure aria-label={title} className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
-      <figcaption className="mb-2 flex items-baseline justify-between gap-3">
-        <span className="text-sm font-medium text-slate-800">{title}</span>
+      <figcaption className="mb-2 flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
+        <span className="text-sm font-medium text-slate-800">
+          {title}
+          {drillable ? <span className="sr-only">. Arrow keys move between points; Enter opens one.</span> : null}
+        </span>
         <span className="shrink-0 text-xs text-slate-500">Time zone: {chartTimeZone()}</span>
       </figcaption>
       {loading ? (
@@ -54,6 +61,11 @@ export function UsageChart({
         <div
           data-testid="usage-chart"
           style={{ cursor: drillable ? 'pointer' : 'default' }}
+          onKeyDown={(event) => {
+            if (!onDrillDown || (event.key !== 'Enter' && event.key !== ' ') || activePoint.current === null) return;
+            event.preventDefault();
+            onDrillDown(activePoint.current);
+          }}
           // The bar under the pointer, from the click's own position: the chart's hover state is
           // empty when no mouse move came first, and must never be read as the first bar.
           onClick={(event) => {
@@ -67,6 +79,11 @@ export function UsageChart({
         >
           <ResponsiveContainer width="100%" height={USAGE_CHART_HEIGHT} minWidth={USAGE_CHART_MIN_WIDTH} initialDimension={{ width: USAGE_CHART_MIN_WIDTH, height: USAGE_CHART_HEIGHT }}>
             <ComposedChart data={points} margin={MARGIN}>
+              <ActivePointTracker
+                onChange={(windowStart) => {
+                  activePoint.current = windowStart;
+                }}
+              />
               <CartesianGrid stroke="#e2e8f0" vertical={false} />
               <XAxis
                 dataKey="window_start"
@@ -110,6 +127,15 @@ export function UsageChart({
       )}
     </figure>
   );
+}
+
+/** Reports the window of the point whose tooltip shows (by pointer or arrow keys), null for none. */
+function ActivePointTracker({ onChange }: { onChange(windowStart: number | null): void }) {
+  const label = useActiveTooltipLabel();
+  useEffect(() => {
+    onChange(label === undefined || label === null || label === '' ? null : Number(label));
+  }, [label, onChange]);
+  return null;
 }
 
 type DarkTooltipPayload = readonly { payload?: unknown }[] | undefined;

@@ -52,8 +52,8 @@ export function UsageHistory({
 
   return (
     <section aria-labelledby="usage-history-title" className="flex flex-col gap-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-      <header className="flex items-start justify-between gap-3">
-        <div className="min-w-0">
+      <header className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0 flex-1 basis-64">
           <h2 id="usage-history-title" className="text-base font-semibold text-slate-900">
             History
           </h2>
@@ -76,7 +76,7 @@ export function UsageHistory({
           <p className="mt-1">{error}</p>
         </div>
       ) : (
-        <div className={`grid gap-4 ${shown.length > 1 ? 'md:grid-cols-2' : 'grid-cols-1'}`}>
+        <div className={`grid gap-4 ${shown.length > 1 ? 'lg:grid-cols-2' : 'grid-cols-1'}`}>
           {shown.map((metric) => (
             <UsageChart
               key={metric}
