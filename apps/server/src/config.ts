@@ -56,8 +56,8 @@ const Env = z.object({
   /** When set, GET /metrics asks for `Authorization: Bearer <token>`. */
   SIFT_METRICS_TOKEN: z.string().optional(),
   /**
-   * `warn` by default: `info` logs two lines per request, which cost about a quarter of the search
-   * throughput at 50 connections (README, Configuration). `info` gives the request log.
+   * `warn` by default: `info` logs two lines per request, a cost searches under load feel.
+   * `info` gives the request log.
    */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
 });

@@ -147,7 +147,7 @@ describe('admin API without the admin key', () => {
 });
 
 describe('admin API through the official SDK', () => {
-  test("the SDK's generic client.post provisions an organization and a key (the README's example)", async () => {
+  test("the SDK's generic client.post provisions an organization and a key (docs/api.md's example)", async () => {
     const address = await h.app.listen({ port: 0, host: '127.0.0.1' });
     const client = new ZeroEntropy({ apiKey: ADMIN_KEY, baseURL: `${address}/v1`, maxRetries: 0 });
     const organizationId = randomUUID();

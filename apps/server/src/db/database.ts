@@ -49,7 +49,7 @@ function withOptions(url: string, extra?: string): string {
 }
 
 /**
- * Four per core (eight measured best on 2 cores, README), at most 20: with the shared pool's 10, a
+ * Four per core, at most 20: with the shared pool's 10, a
  * server stays within 30 of PostgreSQL's 100 connections by default however many cores it has.
  */
 const defaultSearchConnections = (): number => Math.min(20, 4 * availableParallelism());
@@ -99,10 +99,8 @@ function openPostgres(url: string, searchConnections: number, searchPipelines: n
   pg.types.setTypeParser(1700, Number);
   const pool = postgresPool(url, 10);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  // Searches have connections of their own, so they never hold every connection: 50 clients
-  // searching through the shared pool held every connection and most of the database's CPU, and
-  // ingestion went at 19.5% of its idle rate; with eight connections for searches it went at
-  // 28.4% and searches at 55% of theirs (npm run bench -- load --postgres, 2 cores; README).
+  // Searches have connections of their own, so they never hold every connection: through the
+  // shared pool, 50 clients searching starved ingestion and the dashboard of connections.
   // Their statements are prepared once per connection and planned once, generically: every search
   // shape's plan is index lookups whatever the collection or terms (postgres.ts), and a custom plan
   // per query cost as much as running it (fine snippets at 10 MB: 0.35 ms each).

@@ -5,7 +5,7 @@ import type { EmbedModel, RerankModel } from './model.ts';
 
 /**
  * The models Sift ships: the lexical relevance model serves every reranker id of the OpenAPI
- * description and the hashed n-gram embedding serves `zembed-1`. The README says what they are;
+ * description and the hashed n-gram embedding serves `zembed-1`. docs/models.md says what they are;
  * these ids do not mean the vendor's neural models run here.
  */
 export function lexicalReranker(id: string): RerankModel {

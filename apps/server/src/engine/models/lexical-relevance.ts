@@ -12,7 +12,7 @@ import { STOPWORDS, terms } from './text.ts';
  * from a corpus is replaced by fixed values: every content word weighs the same (function words
  * are dropped, as the search index drops them), and lengths are normalised against a fixed
  * passage length of 200 words. Without a collection's idf it ranks below BM25 on a judged collection
- * (CISI: reranking BM25's top 50 lowers nDCG@10 from 0.41 to 0.34; the README gives the forms tried),
+ * (CISI: reranking BM25's top 50 with it lowers nDCG@10),
  * so on the queries' `reranker` option, where the index's BM25 is at hand, the built-in reranker
  * keeps that instead (built-in.ts); this model answers /models/rerank.
  *

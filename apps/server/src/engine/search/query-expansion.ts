@@ -9,8 +9,7 @@ import { queryWeights, relevanceModel, RM3_EXPANSION_TERMS, RM3_FEEDBACK_DOCUMEN
  * for a second pass at any granularity. The first pass ranks the collection's coarse snippets
  * (passages of about 2,000 characters) by BM25 with the query's own term frequencies, the query
  * model RM3 interpolates; the best RM3_FEEDBACK_DOCUMENTS of them are the feedback. Passages
- * rather than fine snippets (clearly worse on CISI) or whole documents (within 0.005 nDCG@10 on
- * CISI, README): a passage's text is bounded whatever the documents' size, so the cost is too.
+ * rather than fine snippets (clearly worse on CISI) or whole documents (about as good on CISI): a passage's text is bounded whatever the documents' size, so the cost is too.
  * Everything here is deterministic and reads the same statistics on both databases.
  */
 

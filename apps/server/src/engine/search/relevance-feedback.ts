@@ -5,8 +5,7 @@
  * the query, and a second pass ranks with the weighted, expanded query. This module is the
  * arithmetic only; the search service runs the passes, and the index ranks a weighted query.
  *
- * The parameters are fixed, published values rather than figures fitted to one collection
- * (the README gives the measurements behind them).
+ * The parameters are fixed, published values rather than figures fitted to one collection.
  */
 
 /** Documents of the first pass taken as relevant. */
