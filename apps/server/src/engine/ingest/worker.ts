@@ -12,7 +12,7 @@ import type { SearchIndex } from '../search/types.ts';
 import { type ChunkedDocument, chunkPages } from './chunker.ts';
 import { documentRowWrites, storedPagesOf } from './document-rows.ts';
 import { Backoff, isDependencyDown, readObject } from './outage.ts';
-import { ParseError, parseFile } from './parse.ts';
+import { ParseError, parseFile, ParsingStopped } from './parse.ts';
 import { storableText } from './parsers/text.ts';
 import { countTokens } from './tokens.ts';
 import type { DocumentUsage, IngestCollection } from './usage.ts';
@@ -341,11 +341,12 @@ async function storedPages(ingestion: Ingestion, job: ClaimedDocument, signal: A
 /**
  * A document's own failure ends it failed with the reason. A busy database or a dependency down
  * is no fault of it: thrown on, the loop hands the batch back. A parse stopped because the lease
- * was lost or the worker stops is no failure either.
+ * was lost, the worker stops or the parse pool closed (shutdown) is no failure either: a stop
+ * hands back what is held.
  */
 async function settle(ingestion: Ingestion, job: ClaimedDocument, status: FailedStatus, error: unknown, signal?: AbortSignal): Promise<void> {
   if (isDatabaseBusy(error) || isDependencyDown(error)) throw error;
-  if (signal?.aborted) return;
+  if (signal?.aborted || error instanceof ParsingStopped) return;
   await ingestion.queue.fail(ingestion.owner, job.id, status, reasonOf(error));
 }
 
