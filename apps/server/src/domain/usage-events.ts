@@ -2,6 +2,7 @@ import type { ExpressionBuilder, Kysely } from 'kysely';
 import { appendsDocumentUsage, DOCUMENT_USAGE_COUNTERS } from '../db/document-usage-pending.ts';
 import type { GroupSums } from '../db/group-commit.ts';
 import type { DB } from '../db/schema.ts';
+import type { DocumentCounters, IngestCollection } from '../engine/ingest/usage.ts';
 
 /**
  * Usage events of spec §3, added into one row per organization, collection, kind and minute.
@@ -22,22 +23,9 @@ export function addingCounters<T extends UsageTable>(table: T, counters: readonl
     Object.fromEntries(counters.map((column) => [column, eb(`${table}.${column}`, '+', eb.ref(`excluded.${column}`))]));
 }
 
-export interface CollectionRef {
-  organizationId: string;
-  collectionId: string;
-  collectionName: string;
-}
+/** The collection usage is recorded for: the engine's shape of it (it records ingestion through the domain). */
+export type CollectionRef = IngestCollection;
 
-type DocumentCounters = Partial<{
-  count: number;
-  fileBytes: number;
-  contentTokens: number;
-  coarseChunks: number;
-  fineChunks: number;
-  pages: number;
-  ocrPages: number;
-  timeMs: number;
-}>;
 
 export async function addDocumentEvent(
   trx: Kysely<DB>,
