@@ -32,8 +32,11 @@ const Env = z.object({
   SIFT_INGEST_NICE: z.coerce.number().int().min(0).max(19).default(10),
   /** Longest one file's parse may take (PDF, DOCX, HTML, OCR), in seconds; the parse is killed then. */
   SIFT_PARSE_TIMEOUT_S: z.coerce.number().positive().default(120),
-  /** Most memory one file's parse may hold, in MB; the parse is killed past it. */
-  SIFT_PARSE_MEMORY_MB: z.coerce.number().int().min(64).default(1024),
+  /**
+   * Most memory one file's parse may hold, in MB; the parse is killed past it. With the server's own
+   * few hundred MB, a parse at this cap keeps the whole server under 1.5 GB.
+   */
+  SIFT_PARSE_MEMORY_MB: z.coerce.number().int().min(64).default(768),
   /** The admin API's bearer key (/v1/admin/*); unset, the admin API refuses every call. */
   SIFT_ADMIN_KEY: z.string().min(16).optional(),
   /** SQLite: threads answering searches; unset, one per core. */
