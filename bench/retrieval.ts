@@ -14,7 +14,7 @@ import { dialectFromArguments, type Sift, startSift } from './support/sift.ts';
 import { banner, percentile, progress, round } from './support/stats.ts';
 
 /**
- * Retrieval benchmark (issue #11), `npm run bench -- retrieval [--postgres] [--small-only]`.
+ * Retrieval benchmark (issue #11), `npm run bench -- retrieval [--postgres] [--small-only] [--no-filters]`.
  * A real server process (SQLite, or PostgreSQL on a fresh schema) on a temporary data folder;
  * this process is the client. For 20 MB of small documents (2-8 KB) and 20 MB of large ones:
  *  - ingestion MB/s end to end through the official SDK (8 uploads in flight, until get-status
