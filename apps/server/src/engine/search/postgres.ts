@@ -491,33 +491,12 @@ interface SourceRow {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: string[]): Promise<void> {
   if (requestedIds.length === 0) return;
-  // Postings have no foreign key (one check per posting): the documents are locked against
-  // deletion until this transaction ends instead, so a deletion either comes first (the document
-  // is left out here) or waits, and its trigger then deletes what this transaction wrote.
-  const { rows: locked } = await sql<{ id: string; seq: number; collection_id: string }>`
-    select id, seq, collection_id from documents where id = any(${requestedIds}::text[]) for key share`.execute(trx);
+  const locked = await lockDocuments(trx, requestedIds);
   if (locked.length === 0) return;
   const documentIds = locked.map((row) => row.id);
-  const documentSeqs = locked.map((row) => row.seq);
   const documentSeq = new Map(locked.map((row) => [row.id, row.seq]));
-  const collectionIds = [...new Set(locked.map((row) => row.collection_id))];
-  // Made with the collection (createCollection); here for one without (a crash between the two,
-  // or a collection added by a server of an earlier version during an upgrade).
-  await sql`
-    insert into search_collections (collection_id)
-    select c from unnest(${collectionIds}::text[]) as c where not exists (select 1 from search_collections k where k.collection_id = c)
-    on conflict do nothing`.execute(trx);
-  const { rows: keys } = await sql<{ collection_id: string; key: number }>`
-    select collection_id, key from search_collections where collection_id = any(${collectionIds}::text[])`.execute(trx);
-  const collectionKey = new Map(keys.map((row) => [row.collection_id, Number(row.key)]));
-
-  await sql`delete from search_rows where document_seq = any(${documentSeqs}::bigint[])`.execute(trx);
-  for (const key of new Set(collectionKey.values())) {
-    // Made before this transaction (createPostingsTablesOf) but for the migrations' rebuild.
-    await createPostingsTable(trx, key);
-    const seqs = locked.filter((row) => collectionKey.get(row.collection_id) === key).map((row) => row.seq);
-    await sql`delete from ${postingsTable(key)} where document_seq = any(${seqs}::bigint[])`.execute(trx);
-  }
+  const collectionKey = await collectionKeysOf(trx, locked);
+  await deletePostingsOf(trx, locked, collectionKey);
   // Pages and snippets are offsets into their document's text (slices.ts), read first.
   const offsets = sql`seq, collection_id, document_id, '' as text, start_index as start, end_index as "end"`;
   const sources: [Granularity, RawBuilder<SourceRow>][] = [
@@ -549,14 +528,7 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
     const lengths = { collection: [] as string[], seq: [] as number[], document: [] as number[], length: [] as number[] };
     /** Postings not yet written, by collection key: each collection's go to its own table. */
     const pending = new Map<number, Postings>();
-    const flush = async (collection: number, postings: Postings) => {
-      if (postings.term.length === 0) return;
-      await sql`insert into ${postingsTable(collection)} (granularity, term, row_seq, document_seq, tf, length)
-        select ${GRANULARITY_CODES[granularity]}::smallint, t, s, d, f, l
-        from unnest(${list(postings.term)}, ${list(postings.seq)}::bigint[],
-          ${list(postings.document)}::bigint[], ${list(postings.tf)}::int[], ${list(postings.length)}::int[]) as x(t, s, d, f, l)`.execute(trx);
-      for (const column of Object.values(postings)) column.length = 0;
-    };
+    const flush = (collection: number, postings: Postings) => writePostings(trx, granularity, collection, postings);
     for (const row of rows) {
       large ||= row.text.length >= COLLECT_AFTER_CHARS;
       const terms = await termsOf(granularity, row);
@@ -594,6 +566,56 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
     await indexGranularity(granularity, source);
     if (large) collectGarbage();
   }
+}
+
+/**
+ * Locks these documents against deletion until the transaction ends: postings have no foreign key
+ * (one check per posting), so a deletion either comes first (the document is left out here) or
+ * waits, and its trigger then deletes what this transaction wrote.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function lockDocuments(trx: Kysely<any>, documentIds: string[]): Promise<{ id: string; seq: number; collection_id: string }[]> {
+  const { rows } = await sql<{ id: string; seq: number; collection_id: string }>`
+    select id, seq, collection_id from documents where id = any(${documentIds}::text[]) for key share`.execute(trx);
+  return rows;
+}
+
+/** The key of each of these documents' collections, by collection id. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function collectionKeysOf(trx: Kysely<any>, locked: { collection_id: string }[]): Promise<Map<string, number>> {
+  const collectionIds = [...new Set(locked.map((row) => row.collection_id))];
+  // Made with the collection (createCollection); here for one without (a crash between the two,
+  // or a collection added by a server of an earlier version during an upgrade).
+  await sql`
+    insert into search_collections (collection_id)
+    select c from unnest(${collectionIds}::text[]) as c where not exists (select 1 from search_collections k where k.collection_id = c)
+    on conflict do nothing`.execute(trx);
+  const { rows: keys } = await sql<{ collection_id: string; key: number }>`
+    select collection_id, key from search_collections where collection_id = any(${collectionIds}::text[])`.execute(trx);
+  return new Map(keys.map((row) => [row.collection_id, Number(row.key)]));
+}
+
+/** These documents' rows and postings, deleted before they are written again. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function deletePostingsOf(trx: Kysely<any>, locked: { seq: number; collection_id: string }[], collectionKey: Map<string, number>): Promise<void> {
+  await sql`delete from search_rows where document_seq = any(${locked.map((row) => row.seq)}::bigint[])`.execute(trx);
+  for (const key of new Set(collectionKey.values())) {
+    // Made before this transaction (createPostingsTablesOf) but for the migrations' rebuild.
+    await createPostingsTable(trx, key);
+    const seqs = locked.filter((row) => collectionKey.get(row.collection_id) === key).map((row) => row.seq);
+    await sql`delete from ${postingsTable(key)} where document_seq = any(${seqs}::bigint[])`.execute(trx);
+  }
+}
+
+/** One granularity's postings gathered for a collection, written to its table; the columns emptied for more. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function writePostings(trx: Kysely<any>, granularity: Granularity, collection: number, postings: Postings): Promise<void> {
+  if (postings.term.length === 0) return;
+  await sql`insert into ${postingsTable(collection)} (granularity, term, row_seq, document_seq, tf, length)
+    select ${GRANULARITY_CODES[granularity]}::smallint, t, s, d, f, l
+    from unnest(${list(postings.term)}, ${list(postings.seq)}::bigint[],
+      ${list(postings.document)}::bigint[], ${list(postings.tf)}::int[], ${list(postings.length)}::int[]) as x(t, s, d, f, l)`.execute(trx);
+  for (const column of Object.values(postings)) column.length = 0;
 }
 
 /**
