@@ -4,13 +4,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import S3rver from 's3rver';
 import { serverNodeFlags } from '../../../scripts/run-entry.mjs';
 
 /**
  * Real Sift processes for the scale-out suite and benchmark: servers (`src/main.ts`) and workers
- * (`src/worker.ts`), each with a data folder of its own, as on separate machines, and a real
- * S3-protocol server (s3rver) on loopback.
+ * (`src/worker.ts`), each with a data folder of its own, as on separate machines (their object
+ * store: support/object-store.ts).
  */
 const serverDir = fileURLToPath(new URL('../', import.meta.url));
 
@@ -87,37 +86,4 @@ export async function startWorker(env: Record<string, string>): Promise<SiftProc
   const worker = launch('src/worker.ts', { SIFT_INGEST_WORKERS: '2', LOG_LEVEL: 'info', ...env });
   await waitFor('worker', worker, async () => worker.output().includes('worker loop(s)'));
   return worker;
-}
-
-/** An S3-protocol server on loopback with one bucket, and the S3_* variables that point at it. */
-export async function startObjectStore(): Promise<{ env: Record<string, string>; stop(): Promise<void>; restart(): Promise<void>; close(): Promise<void> }> {
-  const directory = mkdtempSync(join(tmpdir(), 'sift-s3-'));
-  const bucket = 'sift-files';
-  let s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
-  const { port } = await s3.run();
-  let running = true;
-  return {
-    env: {
-      S3_ENDPOINT: `http://127.0.0.1:${port}`,
-      S3_BUCKET: bucket,
-      S3_REGION: 'us-east-1',
-      S3_ACCESS_KEY_ID: 'S3RVER',
-      S3_SECRET_ACCESS_KEY: 'S3RVER',
-    },
-    /** An outage: the store stops answering, its objects kept. */
-    async stop() {
-      running = false;
-      await s3.close();
-    },
-    /** Back on the same port, with the same objects. */
-    async restart() {
-      s3 = new S3rver({ port, address: '127.0.0.1', silent: true, directory });
-      await s3.run();
-      running = true;
-    },
-    async close() {
-      if (running) await s3.close();
-      rmSync(directory, { recursive: true, force: true });
-    },
-  };
 }

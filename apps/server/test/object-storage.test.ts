@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { fileHarness } from './support/file-harness.ts';
 import { issueSessionToken } from '../src/auth/session.ts';
 import { sha256 } from '../src/file-store.ts';
-import { startObjectStore } from './cluster.ts';
-import { type Harness, startHarness } from './harness.ts';
-import { providerFixtures } from './provider-fixtures.ts';
 
 /**
  * Raw files in an S3-compatible bucket: a real S3-protocol server (s3rver) on loopback, the
@@ -11,82 +9,69 @@ import { providerFixtures } from './provider-fixtures.ts';
  * a document, a collection or an organization removes its objects (those no one else shares).
  */
 const v1 = (path: string) => `/v1${path}`;
-let s3: Awaited<ReturnType<typeof startObjectStore>>;
-let h: Harness;
-let f: Awaited<ReturnType<typeof providerFixtures>>;
-
-beforeAll(async () => {
-  s3 = await startObjectStore();
-  h = await startHarness(s3.env);
-  f = await providerFixtures(h);
-});
-afterAll(async () => {
-  await f?.workers.stop();
-  await h?.close();
-  await s3?.close();
-});
+const t = fileHarness({ objectStore: true });
 
 const stored = async (text: string) =>
-  h.files.read(sha256(Buffer.from(text))).then(
+  t.h.files.read(sha256(Buffer.from(text))).then(
     () => true,
     () => false,
   );
 
 const add = (key: string, collection: string, path: string, text: string) =>
-  h.call(v1('/documents/add-document'), { collection_name: collection, path, content: { type: 'text', text } }, key);
+  t.h.call(v1('/documents/add-document'), { collection_name: collection, path, content: { type: 'text', text } }, key);
 
 describe('raw files in an S3-compatible object store', () => {
   test('an upload is stored in the bucket, indexed from it, and its file link serves it', async () => {
-    expect(h.files.kind).toBe('s3');
-    await h.call(v1('/collections/add-collection'), { collection_name: 'bucket' }, f.keyA);
-    expect((await add(f.keyA, 'bucket', 'kiwi.txt', 'The kiwi is a flightless bird of New Zealand.')).status).toBe(201);
+    expect(t.h.files.kind).toBe('s3');
+    await t.h.call(v1('/collections/add-collection'), { collection_name: 'bucket' }, t.f.keyA);
+    expect((await add(t.f.keyA, 'bucket', 'kiwi.txt', 'The kiwi is a flightless bird of New Zealand.')).status).toBe(201);
     expect(await stored('The kiwi is a flightless bird of New Zealand.')).toBe(true);
-    await f.workers.idle();
-    const hits = await h.call(v1('/queries/top-documents'), { collection_name: 'bucket', query: 'flightless bird', k: 1 }, f.keyA);
+    await t.f.workers.idle();
+    const hits = await t.h.call(v1('/queries/top-documents'), { collection_name: 'bucket', query: 'flightless bird', k: 1 }, t.f.keyA);
     expect(hits.body.results[0].path).toBe('kiwi.txt');
-    const info = await h.call(v1('/documents/get-document-info'), { collection_name: 'bucket', path: 'kiwi.txt' }, f.keyA);
+    const info = await t.h.call(v1('/documents/get-document-info'), { collection_name: 'bucket', path: 'kiwi.txt' }, t.f.keyA);
     expect(info.body.document.index_status).toBe('indexed');
-    const file = await h.app.inject({ method: 'GET', url: new URL(info.body.document.file_url).pathname + new URL(info.body.document.file_url).search });
+    const file = await t.h.app.inject({ method: 'GET', url: new URL(info.body.document.file_url).pathname + new URL(info.body.document.file_url).search });
     expect(file.statusCode).toBe(200);
     expect(file.body).toBe('The kiwi is a flightless bird of New Zealand.');
   });
 
   test('deleting a document removes its object', async () => {
-    await add(f.keyA, 'bucket', 'gone.txt', 'a document about to be deleted');
+    await add(t.f.keyA, 'bucket', 'gone.txt', 'a document about to be deleted');
     expect(await stored('a document about to be deleted')).toBe(true);
-    expect((await h.call(v1('/documents/delete-document'), { collection_name: 'bucket', path: 'gone.txt' }, f.keyA)).status).toBe(200);
+    expect((await t.h.call(v1('/documents/delete-document'), { collection_name: 'bucket', path: 'gone.txt' }, t.f.keyA)).status).toBe(200);
     expect(await stored('a document about to be deleted')).toBe(false);
   });
 
   test('deleting a collection removes its objects, but not one another organization shares', async () => {
-    await h.call(v1('/collections/add-collection'), { collection_name: 'doomed' }, f.keyA);
-    await h.call(v1('/collections/add-collection'), { collection_name: 'kept' }, f.keyB);
-    await add(f.keyA, 'doomed', 'only-a.txt', 'text only organization A has');
-    await add(f.keyA, 'doomed', 'shared.txt', 'text both organizations uploaded');
-    await add(f.keyB, 'kept', 'shared.txt', 'text both organizations uploaded');
-    expect((await h.call(v1('/collections/delete-collection'), { collection_name: 'doomed' }, f.keyA)).status).toBe(200);
+    await t.h.call(v1('/collections/add-collection'), { collection_name: 'doomed' }, t.f.keyA);
+    await t.h.call(v1('/collections/add-collection'), { collection_name: 'kept' }, t.f.keyB);
+    await add(t.f.keyA, 'doomed', 'only-a.txt', 'text only organization A has');
+    await add(t.f.keyA, 'doomed', 'shared.txt', 'text both organizations uploaded');
+    await add(t.f.keyB, 'kept', 'shared.txt', 'text both organizations uploaded');
+    expect((await t.h.call(v1('/collections/delete-collection'), { collection_name: 'doomed' }, t.f.keyA)).status).toBe(200);
     expect(await stored('text only organization A has')).toBe(false);
     expect(await stored('text both organizations uploaded')).toBe(true);
   });
 
   test('deleting an organization removes its objects', async () => {
-    await add(f.keyB, 'kept', 'b-only.txt', 'text only organization B has');
+    await add(t.f.keyB, 'kept', 'b-only.txt', 'text only organization B has');
     expect(await stored('text only organization B has')).toBe(true);
-    const owner = await h.database.db.selectFrom('memberships').select('user_id').where('organization_id', '=', f.organizationB).executeTakeFirstOrThrow();
-    const session = await issueSessionToken(h.database, h.keyring, owner.user_id);
-    const deleted = await h.call('/api/organizations/delete-organization', { organization_id: f.organizationB }, session);
+    const owner = await t.h.database.db.selectFrom('memberships').select('user_id').where('organization_id', '=', t.f.organizationB).executeTakeFirstOrThrow();
+    const session = await issueSessionToken(t.h.database, t.h.keyring, owner.user_id);
+    const deleted = await t.h.call('/api/organizations/delete-organization', { organization_id: t.f.organizationB }, session);
     expect(deleted.status).toBe(200);
     expect(await stored('text only organization B has')).toBe(false);
     expect(await stored('text both organizations uploaded')).toBe(false);
   });
 
   test('a file link whose object is gone answers 404 with a reason, not 500', async () => {
-    await add(f.keyA, 'bucket', 'vanishing.txt', 'bytes removed behind our back');
-    const info = await h.call(v1('/documents/get-document-info'), { collection_name: 'bucket', path: 'vanishing.txt' }, f.keyA);
+    await add(t.f.keyA, 'bucket', 'vanishing.txt', 'bytes removed behind our back');
+    const info = await t.h.call(v1('/documents/get-document-info'), { collection_name: 'bucket', path: 'vanishing.txt' }, t.f.keyA);
     const hash = sha256(Buffer.from('bytes removed behind our back'));
-    await h.database.db.updateTable('documents').set({ file_hash: 'f'.repeat(64) }).where('file_hash', '=', hash).execute();
+    await t.h.database.db.updateTable('documents').set({ file_hash: 'f'.repeat(64) }).where('file_hash', '=', hash).execute();
     const link = new URL(info.body.document.file_url);
-    const file = await h.app.inject({ method: 'GET', url: link.pathname + link.search });
+    const file = await t.h.app.inject({ method: 'GET', url: link.pathname + link.search });
     expect(file.statusCode).toBe(404);
     expect(file.json()).toEqual({ detail: 'The raw document data is missing from storage.' });
   });

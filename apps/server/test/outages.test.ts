@@ -1,15 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../src/http/app.ts';
 import { createAppContext } from '../src/http/context.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { freshPostgresSchema } from './postgres-schema.ts';
 import { providerFixtures } from './provider-fixtures.ts';
+import { fileHarness } from './support/file-harness.ts';
 
 // Issue #43, "dependencies down": while the database or the object store is unreachable, requests
 // that need it answer 503 with retry-after (never 500), readiness names what is down, the log has
@@ -149,66 +146,32 @@ describe.runIf(process.env.SIFT_TEST_DIALECT === 'postgres' && process.env.TEST_
   }, 90_000);
 });
 
-/** s3rver on a fixed port and folder, so the test can stop it and start it again as the same store. */
-async function objectStore() {
-  const directory = mkdtempSync(join(tmpdir(), 'sift-s3-outage-'));
-  const bucket = 'sift-files';
-  let port = 0;
-  let server: S3rver;
-  const start = async () => {
-    server = new S3rver({ port, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
-    port = (await server.run()).port;
-  };
-  await start();
-  return {
-    env: { S3_ENDPOINT: `http://127.0.0.1:${port}`, S3_BUCKET: bucket, S3_REGION: 'us-east-1', S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' },
-    start,
-    stop: () => server.close(),
-    async close() {
-      await server.close().catch(() => {});
-      rmSync(directory, { recursive: true, force: true });
-    },
-  };
-}
-
 describe('object store unreachable', () => {
-  let s3: Awaited<ReturnType<typeof objectStore>>;
-  let h: Harness;
-  let f: Awaited<ReturnType<typeof providerFixtures>>;
-  beforeAll(async () => {
-    s3 = await objectStore();
-    h = await startHarness(s3.env);
-    f = await providerFixtures(h);
-  });
-  afterAll(async () => {
-    await f?.workers.stop();
-    await h?.close();
-    await s3?.close();
-  });
+  const t = fileHarness({ objectStore: true });
 
   test('uploads and file links answer 503 with retry-after; readiness names the object store; searches go on; all answer again once it is back', async () => {
-    const { app, log } = await loggedApp(h);
-    await post(app, '/v1/collections/add-collection', { collection_name: 'bucket' }, f.keyA);
-    expect((await post(app, '/v1/documents/add-document', { collection_name: 'bucket', path: 'kept.txt', content: { type: 'text', text: 'a lighthouse keeper' } }, f.keyA)).status).toBe(201);
-    await f.workers.idle();
-    await f.workers.stop(); // ingestion's own waiting belongs to the worker loop
-    const info = await post(app, '/v1/documents/get-document-info', { collection_name: 'bucket', path: 'kept.txt' }, f.keyA);
+    const { app, log } = await loggedApp(t.h);
+    await post(app, '/v1/collections/add-collection', { collection_name: 'bucket' }, t.f.keyA);
+    expect((await post(app, '/v1/documents/add-document', { collection_name: 'bucket', path: 'kept.txt', content: { type: 'text', text: 'a lighthouse keeper' } }, t.f.keyA)).status).toBe(201);
+    await t.f.workers.idle();
+    await t.f.workers.stop(); // ingestion's own waiting belongs to the worker loop
+    const info = await post(app, '/v1/documents/get-document-info', { collection_name: 'bucket', path: 'kept.txt' }, t.f.keyA);
     const link = new URL(info.body.document.file_url);
-    const upload = (path: string) => post(app, '/v1/documents/add-document', { collection_name: 'bucket', path, content: { type: 'text', text: `the text of ${path}` } }, f.keyA);
+    const upload = (path: string) => post(app, '/v1/documents/add-document', { collection_name: 'bucket', path, content: { type: 'text', text: `the text of ${path}` } }, t.f.keyA);
 
-    await s3.stop();
+    await t.s3.stop();
     expectOutage(await upload('away-1.txt'), 'object store');
     expectOutage(await upload('away-2.txt'), 'object store');
     const file = await app.inject({ method: 'GET', url: link.pathname + link.search });
     expectOutage({ status: file.statusCode, body: file.json(), headers: file.headers }, 'object store');
     // What does not need the store goes on.
-    expect((await post(app, '/v1/queries/top-documents', { collection_name: 'bucket', query: 'lighthouse', k: 1 }, f.keyA)).status).toBe(200);
+    expect((await post(app, '/v1/queries/top-documents', { collection_name: 'bucket', query: 'lighthouse', k: 1 }, t.f.keyA)).status).toBe(200);
     const ready = await app.inject({ method: 'GET', url: '/health/ready' });
     expect(ready.statusCode).toBe(503);
     expect(ready.json().checks).toEqual({ database: 'ok', migrations: 'ok', queue: 'ok', object_store: 'unreachable' });
-    expect((await post(app, '/v1/documents/get-document-info', { collection_name: 'bucket', path: 'away-1.txt' }, f.keyA)).status).toBe(404); // refused, not half-added
+    expect((await post(app, '/v1/documents/get-document-info', { collection_name: 'bucket', path: 'away-1.txt' }, t.f.keyA)).status).toBe(404); // refused, not half-added
 
-    await s3.start();
+    await t.s3.restart();
     await until('uploads answer again', async () => (await upload('back.txt')).status === 201);
     expect((await app.inject({ method: 'GET', url: link.pathname + link.search })).body).toBe('a lighthouse keeper');
     await until('the end of the outage is logged', () => log().some((line) => line.msg.startsWith('object store reachable again')));

@@ -1,52 +1,43 @@
 import { type Kysely, sql } from 'kysely';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { beforeAll, expect, test } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
 import * as postingsByCollection from '../src/db/migrations/019_postings_by_collection.ts';
 import { addDocumentEvent } from '../src/domain/usage-events.ts';
 import { createEngine } from '../src/engine/engine.ts';
-import { type Harness, startHarness } from './harness.ts';
-import { providerFixtures } from './provider-fixtures.ts';
+import { fileHarness } from './support/file-harness.ts';
 import { SEARCH_QUERIES, searchCorpus } from './search-corpus.ts';
 
 // PostgreSQL: each collection's postings in a table of its own (migration 019), so a search
 // reads only its collection's index whatever other organizations hold.
 
 const postgres = process.env.SIFT_TEST_DIALECT === 'postgres';
-let h: Harness;
-let f: Awaited<ReturnType<typeof providerFixtures>>;
+const t = fileHarness({ when: postgres });
 beforeAll(async () => {
   if (!postgres) return;
-  h = await startHarness();
-  f = await providerFixtures(h);
   for (const [key, collection, corpus] of [
-    [f.keyA, 'mine', searchCorpus(3, 12)],
-    [f.keyB, 'theirs', searchCorpus(5, 30)],
+    [t.f.keyA, 'mine', searchCorpus(3, 12)],
+    [t.f.keyB, 'theirs', searchCorpus(5, 30)],
   ] as const) {
-    await h.call('/v1/collections/add-collection', { collection_name: collection }, key);
+    await t.h.call('/v1/collections/add-collection', { collection_name: collection }, key);
     for (const document of corpus) {
-      await h.call('/v1/documents/add-document', { collection_name: collection, path: document.path, content: { type: 'text-pages', pages: document.pages }, metadata: {} }, key);
+      await t.h.call('/v1/documents/add-document', { collection_name: collection, path: document.path, content: { type: 'text-pages', pages: document.pages }, metadata: {} }, key);
     }
   }
-  await f.workers.idle();
+  await t.f.workers.idle();
 }, 120_000);
-afterAll(async () => {
-  if (!postgres) return;
-  await f.workers.stop();
-  await h.close();
-});
 
-const collectionOf = async (name: string) => (await h.database.db.selectFrom('collections').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
+const collectionOf = async (name: string) => (await t.h.database.db.selectFrom('collections').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
 
 /** The postings tables of the schema. */
 async function postingsTables(): Promise<string[]> {
   const { rows } = await sql<{ name: string }>`
-    select relname as name from pg_class where relnamespace = current_schema()::regnamespace and relkind = 'r' and relname ~ '^search_postings' order by relname`.execute(h.database.db);
+    select relname as name from pg_class where relnamespace = current_schema()::regnamespace and relkind = 'r' and relname ~ '^search_postings' order by relname`.execute(t.h.database.db);
   return rows.map((row) => row.name);
 }
 
 /** Every query kind's hits for the corpus queries, in a collection, through a database handle. */
-async function answers(database: typeof h.database, collectionId: string) {
-  const index = createEngine({ database, files: h.files, usage: addDocumentEvent }).search;
+async function answers(database: typeof t.h.database, collectionId: string) {
+  const index = createEngine({ database, files: t.h.files, usage: addDocumentEvent }).search;
   const results: unknown[] = [];
   for (const query of SEARCH_QUERIES) {
     const request = { collectionId, query, k: 10, filter: null };
@@ -62,16 +53,16 @@ async function answers(database: typeof h.database, collectionId: string) {
 }
 
 test.runIf(postgres)("a search reads its own collection's postings table only; an empty collection has none", async () => {
-  const keyOf = async (id: string) => (await sql<{ key: string }>`select key from search_collections where collection_id = ${id}`.execute(h.database.db)).rows[0]!.key;
+  const keyOf = async (id: string) => (await sql<{ key: string }>`select key from search_collections where collection_id = ${id}`.execute(t.h.database.db)).rows[0]!.key;
   const mine = await keyOf(await collectionOf('mine'));
   const theirs = await keyOf(await collectionOf('theirs'));
-  await h.call('/v1/collections/add-collection', { collection_name: 'empty' }, f.keyA);
+  await t.h.call('/v1/collections/add-collection', { collection_name: 'empty' }, t.f.keyA);
   expect(await postingsTables()).toEqual([`search_postings_${mine}`, `search_postings_${theirs}`].sort());
-  expect(await answers(h.database, await collectionOf('empty'))).toEqual(Array(SEARCH_QUERIES.length * 5).fill([]));
+  expect(await answers(t.h.database, await collectionOf('empty'))).toEqual(Array(SEARCH_QUERIES.length * 5).fill([]));
   // The search statements prepared on the pipelined connection name one collection's table each.
-  const index = h.engine.search;
+  const index = t.h.engine.search;
   await index.topDocuments({ collectionId: await collectionOf('mine'), query: SEARCH_QUERIES[0]!, k: 5, filter: null });
-  const client = await h.database.searchPools!.pipelined.connect();
+  const client = await t.h.database.searchPools!.pipelined.connect();
   const { rows } = await client.query<{ statement: string }>('select statement from pg_prepared_statements where statement like $1', ['%unnest(%']);
   client.release();
   expect(rows.length).toBeGreaterThan(0);
@@ -80,27 +71,27 @@ test.runIf(postgres)("a search reads its own collection's postings table only; a
 
 test.runIf(postgres)('a database with postings in one table for all collections migrates to a table each, and searches answer the same', async () => {
   const ids = [await collectionOf('mine'), await collectionOf('theirs')];
-  const before = [await answers(h.database, ids[0]!), await answers(h.database, ids[1]!)];
+  const before = [await answers(t.h.database, ids[0]!), await answers(t.h.database, ids[1]!)];
   expect(before[0]!.flat().length).toBeGreaterThan(0);
   const tables = await postingsTables();
   // The layout before migration 019: one table, every posting naming its collection's key.
-  await postingsByCollection.down(h.database.db as unknown as Kysely<unknown>);
-  await sql`delete from kysely_migration where name = '019_postings_by_collection'`.execute(h.database.db);
+  await postingsByCollection.down(t.h.database.db as unknown as Kysely<unknown>);
+  await sql`delete from kysely_migration where name = '019_postings_by_collection'`.execute(t.h.database.db);
   expect(await postingsTables()).toEqual(['search_postings']);
-  const { rows } = await sql<{ n: number }>`select count(distinct collection_key)::int as n from search_postings`.execute(h.database.db);
+  const { rows } = await sql<{ n: number }>`select count(distinct collection_key)::int as n from search_postings`.execute(t.h.database.db);
   expect(rows[0]!.n).toBe(2);
 
   // A server of this version starting on it migrates it.
-  const database = await openDatabase({ dataDir: h.config.dataDir, databaseUrl: h.config.databaseUrl });
+  const database = await openDatabase({ dataDir: t.h.config.dataDir, databaseUrl: t.h.config.databaseUrl });
   try {
     expect(await postingsTables()).toEqual(tables);
     expect([await answers(database, ids[0]!), await answers(database, ids[1]!)]).toEqual(before);
     // Deleting a document still takes its postings, from its collection's table.
     const [first] = searchCorpus(3, 12);
-    expect((await h.call('/v1/documents/delete-document', { collection_name: 'mine', path: first!.path }, f.keyA)).status).toBe(200);
+    expect((await t.h.call('/v1/documents/delete-document', { collection_name: 'mine', path: first!.path }, t.f.keyA)).status).toBe(200);
     for (const table of tables) {
       const { rows: left } = await sql<{ n: number }>`
-        select count(*)::int as n from ${sql.table(table)} p where not exists (select 1 from documents d where d.seq = p.document_seq)`.execute(h.database.db);
+        select count(*)::int as n from ${sql.table(table)} p where not exists (select 1 from documents d where d.seq = p.document_seq)`.execute(t.h.database.db);
       expect(left[0]!.n).toBe(0);
     }
   } finally {
@@ -111,9 +102,9 @@ test.runIf(postgres)('a database with postings in one table for all collections 
 test.runIf(postgres)("deleting a collection drops its postings table, and leaves the others'", async () => {
   const before = await postingsTables();
   expect(before).toHaveLength(2);
-  expect((await h.call('/v1/collections/delete-collection', { collection_name: 'mine' }, f.keyA)).status).toBe(200);
+  expect((await t.h.call('/v1/collections/delete-collection', { collection_name: 'mine' }, t.f.keyA)).status).toBe(200);
   const after = await postingsTables();
   expect(after).toHaveLength(1);
   expect(before).toContain(after[0]);
-  expect((await answers(h.database, await collectionOf('theirs'))).flat().length).toBeGreaterThan(0);
+  expect((await answers(t.h.database, await collectionOf('theirs'))).flat().length).toBeGreaterThan(0);
 });

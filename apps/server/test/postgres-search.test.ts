@@ -1,12 +1,11 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
 import { PreparedStatementsClient } from '../src/db/prepared-statements-client.ts';
 import type { FilterNode } from '../src/engine/search/filter-node.ts';
 import { addDocumentEvent } from '../src/domain/usage-events.ts';
 import { createEngine } from '../src/engine/engine.ts';
-import { type Harness, startHarness } from './harness.ts';
-import { providerFixtures } from './provider-fixtures.ts';
+import { fileHarness } from './support/file-harness.ts';
 
 // PostgreSQL: searches run on connections of their own (SIFT_SEARCH_PIPELINES and
 // SIFT_SEARCH_CONNECTIONS, db/database.ts), so
@@ -16,31 +15,20 @@ import { providerFixtures } from './provider-fixtures.ts';
 // Search statements are prepared once per connection and planned once (a filtered one each time).
 
 const postgres = process.env.SIFT_TEST_DIALECT === 'postgres';
-let h: Harness;
-let f: Awaited<ReturnType<typeof providerFixtures>>;
-beforeAll(async () => {
-  if (!postgres) return;
-  h = await startHarness();
-  f = await providerFixtures(h);
-});
-afterAll(async () => {
-  if (!postgres) return;
-  await f.workers.stop();
-  await h.close();
-});
+const t = fileHarness({ when: postgres });
 
 test.runIf(postgres)('a search answers while every connection of the shared pool is busy', async () => {
-  await h.call('/v1/collections/add-collection', { collection_name: 'pool' }, f.keyA);
-  await h.call('/v1/documents/add-document', { collection_name: 'pool', path: 'a.txt', content: { type: 'text', text: 'The harbor lantern.' }, metadata: {} }, f.keyA);
-  await f.workers.idle();
-  const { id: collectionId } = await h.database.db.selectFrom('collections').select('id').where('name', '=', 'pool').executeTakeFirstOrThrow();
+  await t.h.call('/v1/collections/add-collection', { collection_name: 'pool' }, t.f.keyA);
+  await t.h.call('/v1/documents/add-document', { collection_name: 'pool', path: 'a.txt', content: { type: 'text', text: 'The harbor lantern.' }, metadata: {} }, t.f.keyA);
+  await t.f.workers.idle();
+  const { id: collectionId } = await t.h.database.db.selectFrom('collections').select('id').where('name', '=', 'pool').executeTakeFirstOrThrow();
 
   let anyDone = false;
   // More sleepers than the shared pool has connections (10): all of them busy, some waiting.
-  const sleepers = Promise.all(Array.from({ length: 12 }, () => sql`select pg_sleep(1.5)`.execute(h.database.db).then(() => (anyDone = true))));
+  const sleepers = Promise.all(Array.from({ length: 12 }, () => sql`select pg_sleep(1.5)`.execute(t.h.database.db).then(() => (anyDone = true))));
   await new Promise((resolve) => setTimeout(resolve, 200));
-  expect(h.database.pool!.waitingCount).toBeGreaterThan(0);
-  const hits = await h.engine.search.topSnippets({ collectionId, query: 'lantern', k: 5, filter: null, granularity: 'fine', includeMetadata: false });
+  expect(t.h.database.pool!.waitingCount).toBeGreaterThan(0);
+  const hits = await t.h.engine.search.topSnippets({ collectionId, query: 'lantern', k: 5, filter: null, granularity: 'fine', includeMetadata: false });
   // Answered before any connection of the shared pool was free.
   expect(anyDone).toBe(false);
   expect(hits.map((hit) => hit.content)).toEqual(['The harbor lantern.']);
@@ -54,7 +42,7 @@ test.runIf(postgres)('once ingestion is idle, tables searches read that changed 
   const upkept = async (tables: string[]) =>
     (
       await sql<{ table: string; analyzed: Date | null; vacuumed: Date | null }>`select relname as table, last_analyze as analyzed, last_vacuum as vacuumed from pg_stat_user_tables where relname = any(${tables}::text[]) and schemaname = current_schema() order by relname`.execute(
-        h.database.db,
+        t.h.database.db,
       )
     ).rows;
   const before = await upkept(['document_metadata']);
@@ -62,10 +50,10 @@ test.runIf(postgres)('once ingestion is idle, tables searches read that changed 
   // 2,000 values of a list: as many metadata rows, more than 1,000 and a tenth of the table.
   const text = Array.from({ length: 600 }, (_, i) => `word${i.toString(36)}x`).join(' ');
   const tags = Array.from({ length: 2_000 }, (_, i) => `t${i}`);
-  await h.call('/v1/collections/add-collection', { collection_name: 'upkeep' }, f.keyA);
-  await h.call('/v1/documents/add-document', { collection_name: 'upkeep', path: 'words.txt', content: { type: 'text', text }, metadata: { 'list:tags': tags } }, f.keyA);
-  await f.workers.idle();
-  const { rows: keys } = await sql<{ key: string }>`select k.key from search_collections k join collections c on c.id = k.collection_id where c.name = 'upkeep'`.execute(h.database.db);
+  await t.h.call('/v1/collections/add-collection', { collection_name: 'upkeep' }, t.f.keyA);
+  await t.h.call('/v1/documents/add-document', { collection_name: 'upkeep', path: 'words.txt', content: { type: 'text', text }, metadata: { 'list:tags': tags } }, t.f.keyA);
+  await t.f.workers.idle();
+  const { rows: keys } = await sql<{ key: string }>`select k.key from search_collections k join collections c on c.id = k.collection_id where c.name = 'upkeep'`.execute(t.h.database.db);
   const tables = ['document_metadata', `search_postings_${keys[0]!.key}`];
   const time = (at: Date | null) => at?.getTime() ?? 0;
   const since = (table: string) => before.find((row) => row.table === table);
@@ -78,19 +66,19 @@ test.runIf(postgres)('once ingestion is idle, tables searches read that changed 
 });
 
 test.runIf(postgres)('a search is prepared once per connection and planned once, with a filter or without', async () => {
-  await h.call('/v1/collections/add-collection', { collection_name: 'plans' }, f.keyA);
+  await t.h.call('/v1/collections/add-collection', { collection_name: 'plans' }, t.f.keyA);
   for (const [path, text, colour] of [
     ['a.txt', 'The harbor lantern burns.', 'red'],
     ['b.txt', 'A lantern by the harbor wall.', 'blue'],
   ] as const) {
-    await h.call('/v1/documents/add-document', { collection_name: 'plans', path, content: { type: 'text', text }, metadata: { colour } }, f.keyA);
+    await t.h.call('/v1/documents/add-document', { collection_name: 'plans', path, content: { type: 'text', text }, metadata: { colour } }, t.f.keyA);
   }
-  await f.workers.idle();
-  const { id: collectionId } = await h.database.db.selectFrom('collections').select('id').where('name', '=', 'plans').executeTakeFirstOrThrow();
+  await t.f.workers.idle();
+  const { id: collectionId } = await t.h.database.db.selectFrom('collections').select('id').where('name', '=', 'plans').executeTakeFirstOrThrow();
   // One connection of each kind, so the statements each prepared are those pg_prepared_statements shows on it.
-  const database = await openDatabase({ dataDir: h.config.dataDir, databaseUrl: h.config.databaseUrl, searchConnections: 1, searchPipelines: 1 });
+  const database = await openDatabase({ dataDir: t.h.config.dataDir, databaseUrl: t.h.config.databaseUrl, searchConnections: 1, searchPipelines: 1 });
   try {
-    const index = createEngine({ database, files: h.files, usage: addDocumentEvent }).search;
+    const index = createEngine({ database, files: t.h.files, usage: addDocumentEvent }).search;
     const plain = { collectionId, query: 'harbor lantern', k: 5, filter: null, granularity: 'fine' as const, includeMetadata: false };
     const first = await index.topSnippets(plain);
     for (let i = 0; i < 4; i++) expect(await index.topSnippets(plain)).toEqual(first);
@@ -117,7 +105,7 @@ test.runIf(postgres)('a search is prepared once per connection and planned once,
 });
 
 test.runIf(postgres)('a connection keeps at most 256 statements prepared; past them, statements still answer, unprepared', async () => {
-  const client = new PreparedStatementsClient({ connectionString: h.config.databaseUrl });
+  const client = new PreparedStatementsClient({ connectionString: t.h.config.databaseUrl });
   await client.connect();
   try {
     for (let i = 0; i < 300; i++) {
@@ -136,16 +124,16 @@ test.runIf(postgres)('a connection keeps at most 256 statements prepared; past t
 });
 
 test.runIf(postgres)('a filter keeps its documents by the cheapest path the metadata index allows, each answering the same', async () => {
-  await h.call('/v1/collections/add-collection', { collection_name: 'many' }, f.keyA);
+  await t.h.call('/v1/collections/add-collection', { collection_name: 'many' }, t.f.keyA);
   for (const [path, text, tier] of [
     ['gold-1.txt', 'The harbor lantern burns.', 'gold'],
     ['gold-2.txt', 'A lantern by the harbor wall, a lantern.', 'gold'],
     ['tin.txt', 'The harbor lantern, tin.', 'tin'],
   ] as const) {
-    await h.call('/v1/documents/add-document', { collection_name: 'many', path, content: { type: 'text', text }, metadata: { tier } }, f.keyA);
+    await t.h.call('/v1/documents/add-document', { collection_name: 'many', path, content: { type: 'text', text }, metadata: { tier } }, t.f.keyA);
   }
-  await f.workers.idle();
-  const { id: collectionId, organization_id: organizationId } = await h.database.db
+  await t.f.workers.idle();
+  const { id: collectionId, organization_id: organizationId } = await t.h.database.db
     .selectFrom('collections')
     .select(['id', 'organization_id'])
     .where('name', '=', 'many')
@@ -153,10 +141,10 @@ test.runIf(postgres)('a filter keeps its documents by the cheapest path the meta
   // 10,000 more gold documents, with nothing indexed (none matches a query).
   await sql`insert into documents (id, organization_id, collection_id, path, metadata, index_status, source_type, size, file_hash, created_at, updated_at)
     select 'filler-' || i, ${organizationId}, ${collectionId}, 'filler/' || i, '{"tier":"gold"}', 'indexed', 'text', 0, 'none', '2026-01-01', '2026-01-01'
-    from generate_series(1, 10000) i`.execute(h.database.db);
+    from generate_series(1, 10000) i`.execute(t.h.database.db);
   await sql`insert into document_metadata (document_id, collection_id, document_seq, key, value)
-    select id, collection_id, seq, 'tier', 'gold' from documents where collection_id = ${collectionId} and path like 'filler/%'`.execute(h.database.db);
-  const database = await openDatabase({ dataDir: h.config.dataDir, databaseUrl: h.config.databaseUrl, searchConnections: 1 });
+    select id, collection_id, seq, 'tier', 'gold' from documents where collection_id = ${collectionId} and path like 'filler/%'`.execute(t.h.database.db);
+  const database = await openDatabase({ dataDir: t.h.config.dataDir, databaseUrl: t.h.config.databaseUrl, searchConnections: 1 });
   // How the statement last prepared on the one connection kept the filter's documents.
   const seen = new Set<string>();
   const lastPath = async () => {
@@ -175,7 +163,7 @@ test.runIf(postgres)('a filter keeps its documents by the cheapest path the meta
               : 'other',
     );
   };
-  const search = (filter: FilterNode) => createEngine({ database, files: h.files, usage: addDocumentEvent }).search.topDocuments({ collectionId, query: 'harbor lantern', k: 5, filter });
+  const search = (filter: FilterNode) => createEngine({ database, files: t.h.files, usage: addDocumentEvent }).search.topDocuments({ collectionId, query: 'harbor lantern', k: 5, filter });
   try {
     // 10,002 pass: each match's document is checked.
     expect((await search({ kind: 'compare', key: 'tier', operator: '$eq', value: 'gold' })).map((hit) => hit.path)).toEqual(['gold-2.txt', 'gold-1.txt']);
@@ -198,14 +186,14 @@ test.runIf(postgres)('a filter keeps its documents by the cheapest path the meta
 });
 
 test.runIf(postgres)('page and snippet hits name their documents, with metadata only when asked, and never a deleted one', async () => {
-  await h.call('/v1/collections/add-collection', { collection_name: 'named' }, f.keyA);
+  await t.h.call('/v1/collections/add-collection', { collection_name: 'named' }, t.f.keyA);
   const add = (path: string, text: string, overwrite = false) =>
-    h.call('/v1/documents/add-document', { collection_name: 'named', path, content: { type: 'text', text }, metadata: { shelf: path }, overwrite }, f.keyA);
+    t.h.call('/v1/documents/add-document', { collection_name: 'named', path, content: { type: 'text', text }, metadata: { shelf: path }, overwrite }, t.f.keyA);
   await add('north.txt', 'The north beacon burns.');
   await add('south.txt', 'The south beacon sleeps.');
-  await f.workers.idle();
+  await t.f.workers.idle();
   const snippets = async (include: boolean) =>
-    (await h.call('/v1/queries/top-snippets', { collection_name: 'named', query: 'beacon', k: 5, precise_responses: true, include_document_metadata: include }, f.keyA)).body;
+    (await t.h.call('/v1/queries/top-snippets', { collection_name: 'named', query: 'beacon', k: 5, precise_responses: true, include_document_metadata: include }, t.f.keyA)).body;
   const plain = await snippets(false);
   const withMetadata = await snippets(true);
   expect(plain.results).toEqual(withMetadata.results);
@@ -215,13 +203,13 @@ test.runIf(postgres)('page and snippet hits name their documents, with metadata 
     ['north.txt', { shelf: 'north.txt' }],
     ['south.txt', { shelf: 'south.txt' }],
   ]);
-  const pages = await h.call('/v1/queries/top-pages', { collection_name: 'named', query: 'beacon', k: 5 }, f.keyA);
+  const pages = await t.h.call('/v1/queries/top-pages', { collection_name: 'named', query: 'beacon', k: 5 }, t.f.keyA);
   expect(pages.body.results.map((r: { path: string }) => r.path).sort()).toEqual(['north.txt', 'south.txt']);
 
   // The server has read both paths; one document deleted, the other overwritten: same path, new text.
-  expect((await h.call('/v1/documents/delete-document', { collection_name: 'named', path: 'north.txt' }, f.keyA)).status).toBe(200);
+  expect((await t.h.call('/v1/documents/delete-document', { collection_name: 'named', path: 'north.txt' }, t.f.keyA)).status).toBe(200);
   await add('south.txt', 'The south beacon wakes.', true);
-  await f.workers.idle();
+  await t.f.workers.idle();
   const after = await snippets(false);
   expect(after.results.map((r: { path: string; content: string }) => [r.path, r.content])).toEqual([['south.txt', 'The south beacon wakes.']]);
 });

@@ -8,7 +8,8 @@ import { openDatabase } from '../src/db/database.ts';
 import { migrations } from '../src/db/migrations/index.ts';
 import type { Database } from '../src/db/schema.ts';
 import { bootstrap } from '../src/domain/bootstrap.ts';
-import { type SiftProcess, startObjectStore, startServer, startWorker } from './cluster.ts';
+import { type SiftProcess, startServer, startWorker } from './cluster.ts';
+import { startObjectStore } from './support/object-store.ts';
 import { freshPostgresSchema } from './postgres-schema.ts';
 
 /**

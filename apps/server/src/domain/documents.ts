@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type {
   AddDocumentRequest,
   DeleteDocumentRequest,
@@ -19,7 +19,6 @@ import { requireCollection } from './collections.ts';
 import { Conflict, DomainError, NotFound } from './errors.ts';
 import { pageImageUrls } from './page-images.ts';
 import type { ProviderActor } from './provider-actor.ts';
-import { contentOfRow, slicedContent } from '../engine/search/slices.ts';
 import { addDocumentEvent, addGroupedDocumentEvent } from './usage-events.ts';
 
 export const documentMessages = {
@@ -262,26 +261,20 @@ export async function listDocuments(database: Database, actor: ProviderActor, in
   return { documents };
 }
 
-export async function getPageInfo(database: Database, actor: ProviderActor, input: GetPageInfoRequest) {
+export async function getPageInfo(database: Database, { search }: EngineServices, actor: ProviderActor, input: GetPageInfoRequest) {
   const { db } = database;
   const collection = await requireCollection(db, actor.organizationId, input.collection_name);
   const document = await requireDocument(db, collection.collectionId, input.path);
-  const page = await db
-    .selectFrom('pages')
-    .select(['id', 'page_index', 'start_index', 'end_index'])
-    .select(input.include_content ? contentOfRow('pages').as('content') : sql<null>`null`.as('content'))
-    .where('document_id', '=', document.id)
-    .where('page_index', '=', input.page_index)
-    .executeTakeFirst();
+  const page = await search.page(document.id, input.page_index, input.include_content);
   if (!page) throw new NotFound(documentMessages.pageNotFound);
-  const [imageUrl] = await pageImageUrls(database, actor, [{ documentId: document.id, pageIndex: page.page_index }]);
+  const [imageUrl] = await pageImageUrls(database, actor, [{ documentId: document.id, pageIndex: page.pageIndex }]);
   return {
     page: {
       id: page.id,
       collection_name: collection.collectionName,
       path: input.path,
-      page_index: page.page_index,
-      content: input.include_content ? slicedContent(page.content, page.start_index, page.end_index) : null,
+      page_index: page.pageIndex,
+      content: page.content,
       image_url: imageUrl ?? null,
     },
   };

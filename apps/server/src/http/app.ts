@@ -2,7 +2,7 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { BODY_LIMIT_BYTES } from '@sift/contracts';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { sql } from 'kysely';
 import type { DestinationStream } from 'pino';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -48,15 +48,7 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  // The SDK sends `content-type: application/json` with an empty body for calls without parameters.
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    if (body === '' || body === undefined) return done(null, {});
-    try {
-      done(null, JSON.parse(body as string));
-    } catch {
-      done(Object.assign(new Error('Request body is not valid JSON.'), { statusCode: 400 }), undefined);
-    }
-  });
+  parseJsonBodies(app);
   const outages = watchOutages(app.log, {
     database: () => sql`select 1`.execute(context.database.db),
     ...(context.objectStore ? { 'object store': context.objectStore.check } : {}),
@@ -78,16 +70,7 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
   // The dashboard's local dev servers (Vite on 5173, preview on 4173) call the provider API here.
   await app.register(cors, { origin: [/^http:\/\/(localhost|127\.0\.0\.1):(5173|4173)$/], maxAge: 600 });
 
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Sift API', version: '1.0.0', description: 'Dashboard API (session token) and provider API under /v1 (API key).' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await registerApiReference(app);
 
   // Probes and metrics: before the dashboard's fallback page, outside every auth scope.
   await app.register(operationsRoutes, context);
@@ -117,4 +100,31 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
   );
   await app.register(webRoutes);
   return app;
+}
+
+/** JSON bodies, an empty one read as no parameters. */
+function parseJsonBodies(app: FastifyInstance): void {
+  // The SDK sends `content-type: application/json` with an empty body for calls without parameters.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    if (body === '' || body === undefined) return done(null, {});
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(Object.assign(new Error('Request body is not valid JSON.'), { statusCode: 400 }), undefined);
+    }
+  });
+}
+
+/** The OpenAPI description (/openapi.json) and its pages (/docs). */
+async function registerApiReference(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Sift API', version: '1.0.0', description: 'Dashboard API (session token) and provider API under /v1 (API key).' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

@@ -45,6 +45,13 @@ export function createMetrics(database: Database) {
     help: 'Bytes admitted by the reranker (as its budget counts them).',
     registers,
   });
+  documentGauges(database, registers);
+  connectionGauges(database, registers);
+  return { registry, httpRequests, httpDuration, searchDuration, rerankerBytes };
+}
+
+/** The documents by status, indexed, and their bytes: read from the database at scrape time. */
+function documentGauges(database: Database, registers: Registry[]): void {
   // One query per scrape feeds the three document gauges: a scrape asks all three in one turn, so
   // they share the query in flight; the next scrape reads afresh.
   let scrape: Promise<Awaited<ReturnType<typeof documentsByStatus>>> | null = null;
@@ -75,6 +82,10 @@ export function createMetrics(database: Database) {
       this.set((await byStatus()).find((row) => row.status === 'indexed')?.bytes ?? 0);
     },
   });
+}
+
+/** This process's PostgreSQL connections: the shared pool's and the searches' own. */
+function connectionGauges(database: Database, registers: Registry[]): void {
   new Gauge({
     name: 'sift_db_pool_connections',
     help: 'PostgreSQL pool connections of this process: total, idle, and requests waiting for one.',
@@ -114,7 +125,6 @@ export function createMetrics(database: Database) {
       this.inc(pools.pipelined.stats().overflowed);
     },
   });
-  return { registry, httpRequests, httpDuration, searchDuration, rerankerBytes };
 }
 
 /** A pg pool's connections (total, idle) and the requests waiting for one, under `state`. */

@@ -1,4 +1,4 @@
-import { DependencyUnavailable, isDatabaseUnreachable } from '../../dependencies.ts';
+import { dependencyUnavailable } from '../../dependencies.ts';
 import { ObjectMissing } from '../../file-store.ts';
 
 /** The object store could not be read (anything but "no such object"): its own outage, not the document's fault. */
@@ -18,22 +18,13 @@ export async function readObject(read: (hash: string) => Promise<Buffer>, hash: 
   }
 }
 
-/** Socket errors of a connection refused, cut or timed out (the database's or the object store's). */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
-/** PostgreSQL: admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections. */
-const POSTGRES_DOWN = new Set(['57P01', '57P02', '57P03', '53300']);
-/** What `pg` says when its connection ends under it, or a connection cannot be had in time. */
-const CONNECTION_LOST = /connection terminated|terminating connection|connection error|not queryable|timeout exceeded when trying to connect|connect ECONNREFUSED/i;
-
 /**
  * Whether an error means a dependency is away (the database unreachable, the object store not
  * answering) rather than anything about the work: the work waits and is retried, never failed.
+ * Outages are told apart as everywhere else (dependencies.ts).
  */
 export function isDependencyDown(error: unknown): boolean {
-  if (error instanceof ObjectStoreUnreachable || error instanceof DependencyUnavailable || isDatabaseUnreachable(error)) return true;
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  if (typeof code === 'string' && (NETWORK_CODES.has(code) || POSTGRES_DOWN.has(code) || code.startsWith('08'))) return true;
-  return typeof message === 'string' && CONNECTION_LOST.test(message);
+  return error instanceof ObjectStoreUnreachable || dependencyUnavailable(error) !== null;
 }
 
 /**

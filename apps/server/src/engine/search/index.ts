@@ -7,6 +7,7 @@ import { filterSql } from './filter.ts';
 import { postgresSearchIndex } from './postgres.ts';
 import { expandedQuery } from './query-expansion.ts';
 import { deleteSnippetsOf } from './snippet-deletion.ts';
+import { contentOfRow, slicedContent } from './slices.ts';
 import { sqliteSearchIndex } from './sqlite.ts';
 import type { DocumentHit, SearchIndex, WeightedTerm } from './types.ts';
 
@@ -20,6 +21,14 @@ export interface SearchEngine extends SearchIndex {
   expandedQuery(collectionId: string, query: string, filter: FilterNode | null): Promise<WeightedTerm[]>;
   /** Deletes these documents' snippets a bounded number at a time, ahead of the documents (snippet-deletion.ts). */
   deleteSnippetsOf(documentIds: string[]): Promise<void>;
+  /** A document's page by index, its text sliced from the document's when asked for; undefined when it has none such. */
+  page(documentId: string, pageIndex: number, includeContent: boolean): Promise<PageOfDocument | undefined>;
+}
+
+export interface PageOfDocument {
+  id: string;
+  pageIndex: number;
+  content: string | null;
 }
 
 /**
@@ -42,6 +51,7 @@ export function createSearchEngine(database: Database, backend: Backend, activit
     filteredDocuments: (collectionId, filter, k) => answered(filteredDocuments(database, collectionId, filter, k)),
     expandedQuery: (collectionId, query, filter) => expandedQuery(index, collectionId, query, filter),
     deleteSnippetsOf: (documentIds) => deleteSnippetsOf(database.db, documentIds),
+    page: (documentId, pageIndex, includeContent) => pageOfDocument(database, documentId, pageIndex, includeContent),
   };
 }
 
@@ -52,4 +62,16 @@ async function filteredDocuments(database: Database, collectionId: string, filte
     where d.collection_id = ${collectionId} and d.index_status = 'indexed' and ${condition}
     order by d.path limit ${k}`.execute(database.db);
   return rows.map((row) => ({ ...row, score: 0 }));
+}
+
+async function pageOfDocument(database: Database, documentId: string, pageIndex: number, includeContent: boolean): Promise<PageOfDocument | undefined> {
+  const page = await database.db
+    .selectFrom('pages')
+    .select(['id', 'page_index', 'start_index', 'end_index'])
+    .select(includeContent ? contentOfRow('pages').as('content') : sql<null>`null`.as('content'))
+    .where('document_id', '=', documentId)
+    .where('page_index', '=', pageIndex)
+    .executeTakeFirst();
+  if (!page) return undefined;
+  return { id: page.id, pageIndex: page.page_index, content: includeContent ? slicedContent(page.content, page.start_index, page.end_index) : null };
 }

@@ -134,136 +134,16 @@ const LOCK_NOT_AVAILABLE = '55P03';
  * and rows belong to their document (`documents.seq`) and go with it: a trigger on `documents`
  * deletes them in the deleting transaction (migration 011).
  */
-export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Database): SearchIndex {
-  /** Unfiltered searches' statements, compiled once per shape (compiled-once.ts). */
-  const compiled = new CompiledOnce<SearchValues>();
-  /**
-   * A collection's key never changes once made, so a server keeps those it has read and a search
-   * hands its key to the statement (a lookup less in each: backend CPU per fine-snippet search
-   * at 10 MB 5-7% lower).
-   */
-  const collectionKeys = new Map<string, number>();
-  const paths = new DocumentPaths((documentIds) => onePipelined(compiledPaths(db, documentIds)));
-
-  /**
-   * A single statement on a pipelined connection, handed to pg as it is: Kysely's executor around
-   * it (a connection object and a few promises a query) cost the HTTP thread about 10 us a search
-   * (fair-probe --postgres, four alternating pairs: 3,725 -> 3,812 searches/s).
-   */
-  const onePipelined = async <Row>(query: CompiledQuery<Row>): Promise<Row[]> => {
-    if (!searchPools) return (await db.executeQuery(query)).rows;
-    const client = await searchPools.pipelined.connect();
-    try {
-      return (await client.query<Row>(query.sql, query.parameters)).rows;
-    } finally {
-      client.release();
-    }
-  };
-
-  /**
-   * A search's rows, on the searches' own connections (database.ts), so they never hold every
-   * connection: pipelined ones for a single statement, a pool for a filtered search's two.
-   * Its statements are prepared once per connection and planned once, generically (knowing neither
-   * the collection nor the terms): every shape below is index lookups whatever those are (the
-   * postings of each term through a lateral subquery that the planner cannot turn into a scan of
-   * the collection), and planning each query anew cost as much as running it. A filtered search
-   * first finds how many documents pass the filter (passingKept), which decides how its statement
-   * keeps only their rows (each form a subplan, never a join, so a generic plan is as good as one
-   * for the values); none passing, no rows. Planned for its values, in a transaction, a filtered
-   * search took 1.5 ms more (20 MB, top-documents p50 one at a time, usual queries: a filter
-   * passing 0.5% of the documents 3.05 -> 1.50-1.84 ms, half of them 5.18 -> 3.38-3.50, unfiltered
-   * 1.63-2.24).
-   * `shape` names what changes the statement's text: the kind of search and its options.
-   */
-  const search = async <Row>(
-    request: SearchRequest,
-    shape: string,
-    statement: (values: SearchValues, kept: RawBuilder<unknown>, postings: RawBuilder<unknown>) => RawBuilder<Row>,
-  ): Promise<Row[]> => {
-    const terms = rankingTerms(request);
-    if (terms.length === 0) return [];
-    const collectionKey = collectionKeys.get(request.collectionId) ?? (await readKey(request.collectionId));
-    if (collectionKey === null) return [];
-    const values: SearchValues = {
-      collectionId: request.collectionId,
-      collectionKey,
-      terms: terms.map(({ term }) => term),
-      weights: terms.map(({ weight }) => weight),
-      limit: request.k + RANK_SLACK,
-      kthOffset: kthOffset(request.k),
-    };
-    try {
-      if (!request.filter) return await onePipelined(withPostingsOf(collectionKey, compiled.compiled(db, shape, (slots) => statement(slots, sql``, POSTINGS_STANDIN), values)));
-      const filter = request.filter;
-      return await (filteredSearchesDb ?? db).connection().execute(async (connection) => {
-        const kept = await passingKept(connection, request.collectionId, filter);
-        return kept ? (await statement(values, kept, postingsTable(collectionKey)).execute(connection)).rows : [];
-      });
-    } catch (error) {
-      // Its postings dropped with it (another server deleted the collection meanwhile): nothing to find.
-      if ((error as { code?: string }).code !== UNDEFINED_TABLE) throw error;
-      collectionKeys.delete(request.collectionId);
-      return [];
-    }
-  };
-
-  /**
-   * A collection's key as the database has it, kept; null while it has none or no postings table
-   * yet (nothing indexed). Callers look among the kept ones first (`collectionKeys.get(id) ??`),
-   * without awaiting: a search's every call.
-   */
-  const readKey = async (collectionId: string): Promise<number | null> => {
-    const [row] = await onePipelined(
-      sql<{ key: string }>`select key from search_collections where collection_id = ${collectionId} and to_regclass('search_postings_' || key) is not null`.compile(db),
-    );
-    if (!row) return null;
-    if (collectionKeys.size >= KEYS_KEPT) collectionKeys.delete(collectionKeys.keys().next().value!);
-    collectionKeys.set(collectionId, Number(row.key));
-    return Number(row.key);
-  };
-
-  /**
-   * The best rows of one granularity: (rowSeq, weight), at most k + slack, best first, by the
-   * engine's BM25 (rank.ts).
-   * A filter's `kept` drops matched rows of other documents after the document frequencies are
-   * counted. Each term's part is multiplied by its weight (1 for a plain query; relevance
-   * feedback's otherwise). Values are only interpolated (compiled once, compiled-once.ts).
-   * The "idf <= 0" is tested on the ratio (ln x <= 0 exactly when x <= 1): PostgreSQL inlines
-   * `weighted` and would take the logarithm twice a posting, once for the test and once for the
-   * weight (fine snippets at 10 MB, pgbench, 8 clients, four alternating pairs: 3,254 -> 3,620
-   * queries/s).
-   */
-  const best = (granularity: Granularity, values: SearchValues, kept: RawBuilder<unknown>, postings: RawBuilder<unknown>): RawBuilder<unknown> => sql`
-      with stats as materialized (
-        select coalesce(sum(rows), 0)::float8 as n, coalesce(sum(tokens), 0)::float8 as tokens
-        from search_stats where collection_id = ${values.collectionId} and granularity = ${granularity}
-      ),
-      matched as (
-        select p.row_seq, p.document_seq, q.weight, p.tf::float8 as tf, p.length::float8 as length, p.df
-        from unnest(${values.terms}::text[], ${values.weights}::float8[]) as q(term, weight)
-        cross join lateral (
-          -- offset 0: kept a subquery, so each term's postings are one primary-key range, and
-          -- their count (the document frequency) is taken there, without sorting every match by
-          -- term as a partition would (fine snippets at 10 MB, pgbench: 7,450 -> 8,980 queries/s).
-          select row_seq, document_seq, tf, length, count(*) over ()::float8 as df from ${postings}
-          where granularity = ${GRANULARITY_CODES[granularity]} and term = q.term offset 0
-        ) p
-      ),
-      weighted as (
-        select m.row_seq, m.document_seq, m.weight, ${bm25Sql.idfRatio(sql`s.n`, sql`m.df`)} as idf_ratio,
-               ${bm25Sql.term(sql`m.tf`, sql`m.length`, sql`(s.tokens / s.n)`)} as tf_part
-        from matched m cross join stats s
-      )
-      select w.row_seq as "rowSeq", sum(w.weight * ${bm25Sql.idf(sql`w.idf_ratio`)} * w.tf_part) as weight
-      from weighted w
-      ${kept}
-      group by w.row_seq
-      order by weight desc, w.row_seq
-      limit ${values.limit}`;
+export function postgresSearchIndex(database: Database): SearchIndex {
+  const { db } = database;
+  const keys = new CollectionKeys(database);
+  const context: SearchContext = { database, compiled: new CompiledOnce<SearchValues>(), keys };
+  const paths = new DocumentPaths((documentIds) => onePipelined(database, compiledPaths(db, documentIds)));
 
   return {
     async topDocuments(request) {
       const rows = await search(
+        context,
         request,
         'documents',
         (values, kept, postings) => sql<DocumentHit & { weight: number }>`
@@ -275,7 +155,7 @@ export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Dat
     },
     async topPages(request) {
       const content = request.includeContent ? contentOfRow('p') : sql`null`;
-      const rows = await search(request, `pages ${request.includeContent} ${request.includeMetadata}`, (values, kept, postings) => {
+      const rows = await search(context, request, `pages ${request.includeContent} ${request.includeMetadata}`, (values, kept, postings) => {
         const document = documentColumns(request.includeMetadata, 'p');
         return sql<PageHit & PageSlice & { weight: number }>`
         ${withBestRows(values.kthOffset, best('pages', values, kept, postings))}
@@ -285,7 +165,7 @@ export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Dat
       return rankHits(await paths.withPaths(rows), request.k, (hit) => [hit.path, hit.pageIndex]).map((hit) => pageContent(hit, request.includeContent));
     },
     async topSnippets(request) {
-      const rows = await search(request, `${request.granularity} ${request.includeMetadata}`, (values, kept, postings) => {
+      const rows = await search(context, request, `${request.granularity} ${request.includeMetadata}`, (values, kept, postings) => {
         const document = documentColumns(request.includeMetadata, 'c');
         return sql<SnippetHit & { weight: number }>`
         ${withBestRows(values.kthOffset, best(request.granularity, values, kept, postings))}
@@ -296,7 +176,7 @@ export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Dat
       return rankHits(await paths.withPaths(rows), request.k, (hit) => [hit.path, hit.startIndex]).map(snippetContent);
     },
     async commonTerms(collectionId, granularity, terms, share) {
-      const collectionKey = terms.length === 0 ? null : (collectionKeys.get(collectionId) ?? (await readKey(collectionId)));
+      const collectionKey = terms.length === 0 ? null : (keys.kept(collectionId) ?? (await keys.read(collectionId)));
       if (collectionKey === null) return new Set();
       const { rows } = await sql<{ n: string | number }>`
         select coalesce(sum(rows), 0) as n from search_stats where collection_id = ${collectionId} and granularity = ${granularity}`.execute(db);
@@ -329,6 +209,156 @@ export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Dat
     // PostgreSQL's B-trees need no merging; its planner needs statistics, and index-only scans a visibility map.
     upkeepStep: () => vacuumStaleTables(db),
   };
+}
+
+/** What a search reads with: the handle, unfiltered searches' statements compiled once per shape (compiled-once.ts), the collections' keys. */
+interface SearchContext {
+  database: Database;
+  compiled: CompiledOnce<SearchValues>;
+  keys: CollectionKeys;
+}
+
+/**
+ * A collection's key never changes once made, so a server keeps those it has read and a search
+ * hands its key to the statement (a lookup less in each: backend CPU per fine-snippet search
+ * at 10 MB 5-7% lower).
+ */
+class CollectionKeys {
+  private readonly keys = new Map<string, number>();
+
+  constructor(private readonly database: Database) {}
+
+  /** The key kept for a collection, if any: read without awaiting, as a search's every call does. */
+  kept(collectionId: string): number | undefined {
+    return this.keys.get(collectionId);
+  }
+
+  forget(collectionId: string): void {
+    this.keys.delete(collectionId);
+  }
+
+  /**
+   * A collection's key as the database has it, kept; null while it has none or no postings table
+   * yet (nothing indexed). Callers look among the kept ones first (`collectionKeys.get(id) ??`),
+   * without awaiting: a search's every call.
+   */
+  async read(collectionId: string): Promise<number | null> {
+    const [row] = await onePipelined(
+      this.database,
+      sql<{ key: string }>`select key from search_collections where collection_id = ${collectionId} and to_regclass('search_postings_' || key) is not null`.compile(this.database.db),
+    );
+    if (!row) return null;
+    if (this.keys.size >= KEYS_KEPT) this.keys.delete(this.keys.keys().next().value!);
+    this.keys.set(collectionId, Number(row.key));
+    return Number(row.key);
+  }
+}
+
+/**
+ * A single statement on a pipelined connection, handed to pg as it is: Kysely's executor around
+ * it (a connection object and a few promises a query) cost the HTTP thread about 10 us a search
+ * (fair-probe --postgres, four alternating pairs: 3,725 -> 3,812 searches/s).
+ */
+async function onePipelined<Row>({ db, searchPools }: Database, query: CompiledQuery<Row>): Promise<Row[]> {
+  if (!searchPools) return (await db.executeQuery(query)).rows;
+  const client = await searchPools.pipelined.connect();
+  try {
+    return (await client.query<Row>(query.sql, query.parameters)).rows;
+  } finally {
+    client.release();
+  }
+}
+
+
+/**
+ * A search's rows, on the searches' own connections (database.ts), so they never hold every
+ * connection: pipelined ones for a single statement, a pool for a filtered search's two.
+ * Its statements are prepared once per connection and planned once, generically (knowing neither
+ * the collection nor the terms): every shape below is index lookups whatever those are (the
+ * postings of each term through a lateral subquery that the planner cannot turn into a scan of
+ * the collection), and planning each query anew cost as much as running it. A filtered search
+ * first finds how many documents pass the filter (passingKept), which decides how its statement
+ * keeps only their rows (each form a subplan, never a join, so a generic plan is as good as one
+ * for the values); none passing, no rows. Planned for its values, in a transaction, a filtered
+ * search took 1.5 ms more (20 MB, top-documents p50 one at a time, usual queries: a filter
+ * passing 0.5% of the documents 3.05 -> 1.50-1.84 ms, half of them 5.18 -> 3.38-3.50, unfiltered
+ * 1.63-2.24).
+ * `shape` names what changes the statement's text: the kind of search and its options.
+ */
+async function search<Row>(
+  { database, compiled, keys }: SearchContext,
+  request: SearchRequest,
+  shape: string,
+  statement: (values: SearchValues, kept: RawBuilder<unknown>, postings: RawBuilder<unknown>) => RawBuilder<Row>,
+): Promise<Row[]> {
+  const { db, filteredSearchesDb } = database;
+  const terms = rankingTerms(request);
+  if (terms.length === 0) return [];
+  const collectionKey = keys.kept(request.collectionId) ?? (await keys.read(request.collectionId));
+  if (collectionKey === null) return [];
+  const values: SearchValues = {
+    collectionId: request.collectionId,
+    collectionKey,
+    terms: terms.map(({ term }) => term),
+    weights: terms.map(({ weight }) => weight),
+    limit: request.k + RANK_SLACK,
+    kthOffset: kthOffset(request.k),
+  };
+  try {
+    if (!request.filter) return await onePipelined(database, withPostingsOf(collectionKey, compiled.compiled(db, shape, (slots) => statement(slots, sql``, POSTINGS_STANDIN), values)));
+    const filter = request.filter;
+    return await (filteredSearchesDb ?? db).connection().execute(async (connection) => {
+      const kept = await passingKept(connection, request.collectionId, filter);
+      return kept ? (await statement(values, kept, postingsTable(collectionKey)).execute(connection)).rows : [];
+    });
+  } catch (error) {
+    // Its postings dropped with it (another server deleted the collection meanwhile): nothing to find.
+    if ((error as { code?: string }).code !== UNDEFINED_TABLE) throw error;
+    keys.forget(request.collectionId);
+    return [];
+  }
+}
+
+
+/**
+ * The best rows of one granularity: (rowSeq, weight), at most k + slack, best first, by the
+ * engine's BM25 (rank.ts).
+ * A filter's `kept` drops matched rows of other documents after the document frequencies are
+ * counted. Each term's part is multiplied by its weight (1 for a plain query; relevance
+ * feedback's otherwise). Values are only interpolated (compiled once, compiled-once.ts).
+ * The "idf <= 0" is tested on the ratio (ln x <= 0 exactly when x <= 1): PostgreSQL inlines
+ * `weighted` and would take the logarithm twice a posting, once for the test and once for the
+ * weight (fine snippets at 10 MB, pgbench, 8 clients, four alternating pairs: 3,254 -> 3,620
+ * queries/s).
+ */
+function best(granularity: Granularity, values: SearchValues, kept: RawBuilder<unknown>, postings: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`
+    with stats as materialized (
+      select coalesce(sum(rows), 0)::float8 as n, coalesce(sum(tokens), 0)::float8 as tokens
+      from search_stats where collection_id = ${values.collectionId} and granularity = ${granularity}
+    ),
+    matched as (
+      select p.row_seq, p.document_seq, q.weight, p.tf::float8 as tf, p.length::float8 as length, p.df
+      from unnest(${values.terms}::text[], ${values.weights}::float8[]) as q(term, weight)
+      cross join lateral (
+        -- offset 0: kept a subquery, so each term's postings are one primary-key range, and
+        -- their count (the document frequency) is taken there, without sorting every match by
+        -- term as a partition would (fine snippets at 10 MB, pgbench: 7,450 -> 8,980 queries/s).
+        select row_seq, document_seq, tf, length, count(*) over ()::float8 as df from ${postings}
+        where granularity = ${GRANULARITY_CODES[granularity]} and term = q.term offset 0
+      ) p
+    ),
+    weighted as (
+      select m.row_seq, m.document_seq, m.weight, ${bm25Sql.idfRatio(sql`s.n`, sql`m.df`)} as idf_ratio,
+             ${bm25Sql.term(sql`m.tf`, sql`m.length`, sql`(s.tokens / s.n)`)} as tf_part
+      from matched m cross join stats s
+    )
+    select w.row_seq as "rowSeq", sum(w.weight * ${bm25Sql.idf(sql`w.idf_ratio`)} * w.tf_part) as weight
+    from weighted w
+    ${kept}
+    group by w.row_seq
+    order by weight desc, w.row_seq
+    limit ${values.limit}`;
 }
 
 /**
@@ -461,33 +491,12 @@ interface SourceRow {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: string[]): Promise<void> {
   if (requestedIds.length === 0) return;
-  // Postings have no foreign key (one check per posting): the documents are locked against
-  // deletion until this transaction ends instead, so a deletion either comes first (the document
-  // is left out here) or waits, and its trigger then deletes what this transaction wrote.
-  const { rows: locked } = await sql<{ id: string; seq: number; collection_id: string }>`
-    select id, seq, collection_id from documents where id = any(${requestedIds}::text[]) for key share`.execute(trx);
+  const locked = await lockDocuments(trx, requestedIds);
   if (locked.length === 0) return;
   const documentIds = locked.map((row) => row.id);
-  const documentSeqs = locked.map((row) => row.seq);
   const documentSeq = new Map(locked.map((row) => [row.id, row.seq]));
-  const collectionIds = [...new Set(locked.map((row) => row.collection_id))];
-  // Made with the collection (createCollection); here for one without (a crash between the two,
-  // or a collection added by a server of an earlier version during an upgrade).
-  await sql`
-    insert into search_collections (collection_id)
-    select c from unnest(${collectionIds}::text[]) as c where not exists (select 1 from search_collections k where k.collection_id = c)
-    on conflict do nothing`.execute(trx);
-  const { rows: keys } = await sql<{ collection_id: string; key: number }>`
-    select collection_id, key from search_collections where collection_id = any(${collectionIds}::text[])`.execute(trx);
-  const collectionKey = new Map(keys.map((row) => [row.collection_id, Number(row.key)]));
-
-  await sql`delete from search_rows where document_seq = any(${documentSeqs}::bigint[])`.execute(trx);
-  for (const key of new Set(collectionKey.values())) {
-    // Made before this transaction (createPostingsTablesOf) but for the migrations' rebuild.
-    await createPostingsTable(trx, key);
-    const seqs = locked.filter((row) => collectionKey.get(row.collection_id) === key).map((row) => row.seq);
-    await sql`delete from ${postingsTable(key)} where document_seq = any(${seqs}::bigint[])`.execute(trx);
-  }
+  const collectionKey = await collectionKeysOf(trx, locked);
+  await deletePostingsOf(trx, locked, collectionKey);
   // Pages and snippets are offsets into their document's text (slices.ts), read first.
   const offsets = sql`seq, collection_id, document_id, '' as text, start_index as start, end_index as "end"`;
   const sources: [Granularity, RawBuilder<SourceRow>][] = [
@@ -519,14 +528,7 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
     const lengths = { collection: [] as string[], seq: [] as number[], document: [] as number[], length: [] as number[] };
     /** Postings not yet written, by collection key: each collection's go to its own table. */
     const pending = new Map<number, Postings>();
-    const flush = async (collection: number, postings: Postings) => {
-      if (postings.term.length === 0) return;
-      await sql`insert into ${postingsTable(collection)} (granularity, term, row_seq, document_seq, tf, length)
-        select ${GRANULARITY_CODES[granularity]}::smallint, t, s, d, f, l
-        from unnest(${list(postings.term)}, ${list(postings.seq)}::bigint[],
-          ${list(postings.document)}::bigint[], ${list(postings.tf)}::int[], ${list(postings.length)}::int[]) as x(t, s, d, f, l)`.execute(trx);
-      for (const column of Object.values(postings)) column.length = 0;
-    };
+    const flush = (collection: number, postings: Postings) => writePostings(trx, granularity, collection, postings);
     for (const row of rows) {
       large ||= row.text.length >= COLLECT_AFTER_CHARS;
       const terms = await termsOf(granularity, row);
@@ -564,6 +566,56 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
     await indexGranularity(granularity, source);
     if (large) collectGarbage();
   }
+}
+
+/**
+ * Locks these documents against deletion until the transaction ends: postings have no foreign key
+ * (one check per posting), so a deletion either comes first (the document is left out here) or
+ * waits, and its trigger then deletes what this transaction wrote.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function lockDocuments(trx: Kysely<any>, documentIds: string[]): Promise<{ id: string; seq: number; collection_id: string }[]> {
+  const { rows } = await sql<{ id: string; seq: number; collection_id: string }>`
+    select id, seq, collection_id from documents where id = any(${documentIds}::text[]) for key share`.execute(trx);
+  return rows;
+}
+
+/** The key of each of these documents' collections, by collection id. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function collectionKeysOf(trx: Kysely<any>, locked: { collection_id: string }[]): Promise<Map<string, number>> {
+  const collectionIds = [...new Set(locked.map((row) => row.collection_id))];
+  // Made with the collection (createCollection); here for one without (a crash between the two,
+  // or a collection added by a server of an earlier version during an upgrade).
+  await sql`
+    insert into search_collections (collection_id)
+    select c from unnest(${collectionIds}::text[]) as c where not exists (select 1 from search_collections k where k.collection_id = c)
+    on conflict do nothing`.execute(trx);
+  const { rows: keys } = await sql<{ collection_id: string; key: number }>`
+    select collection_id, key from search_collections where collection_id = any(${collectionIds}::text[])`.execute(trx);
+  return new Map(keys.map((row) => [row.collection_id, Number(row.key)]));
+}
+
+/** These documents' rows and postings, deleted before they are written again. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function deletePostingsOf(trx: Kysely<any>, locked: { seq: number; collection_id: string }[], collectionKey: Map<string, number>): Promise<void> {
+  await sql`delete from search_rows where document_seq = any(${locked.map((row) => row.seq)}::bigint[])`.execute(trx);
+  for (const key of new Set(collectionKey.values())) {
+    // Made before this transaction (createPostingsTablesOf) but for the migrations' rebuild.
+    await createPostingsTable(trx, key);
+    const seqs = locked.filter((row) => collectionKey.get(row.collection_id) === key).map((row) => row.seq);
+    await sql`delete from ${postingsTable(key)} where document_seq = any(${seqs}::bigint[])`.execute(trx);
+  }
+}
+
+/** One granularity's postings gathered for a collection, written to its table; the columns emptied for more. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function writePostings(trx: Kysely<any>, granularity: Granularity, collection: number, postings: Postings): Promise<void> {
+  if (postings.term.length === 0) return;
+  await sql`insert into ${postingsTable(collection)} (granularity, term, row_seq, document_seq, tf, length)
+    select ${GRANULARITY_CODES[granularity]}::smallint, t, s, d, f, l
+    from unnest(${list(postings.term)}, ${list(postings.seq)}::bigint[],
+      ${list(postings.document)}::bigint[], ${list(postings.tf)}::int[], ${list(postings.length)}::int[]) as x(t, s, d, f, l)`.execute(trx);
+  for (const column of Object.values(postings)) column.length = 0;
 }
 
 /**

@@ -46,113 +46,10 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     }
   };
 
-  /**
-   * The best rows of one granularity joined to their rows, best first, by the engine's BM25
-   * (rank.ts). Unfiltered, only the top rows are joined; filtered, the passing documents' rows
-   * are weighed alone when they are few (selectiveTop), else every match is weighed and joined
-   * to its document in weight order until enough pass.
-   */
-  const top = async <Row extends { weight: number }>(granularity: Granularity, request: SearchRequest, join: (rowid: string) => RawBuilder<unknown>, columns: RawBuilder<unknown>): Promise<Row[]> => {
-    const terms = rankingTerms(request);
-    if (terms.length === 0) return [];
-    const limit = rowsLimit(request.k);
-    const setup = vocabularies(granularity);
-    if (request.filter) {
-      const selective = await selectiveTop<Row>(granularity, request, terms, join, columns);
-      if (selective) return selective;
-      return run<Row>(
-        request.collectionId,
-        sql`select ${columns}, t.weight as weight from (${weighed(granularity, request.collectionId, terms)}) t ${join('t.rowid')}
-            where ${filterSql(request.filter)} order by t.weight desc limit ${limit}`,
-        setup,
-      );
-    }
-    return run<Row>(request.collectionId, bestJoined(request.k, sql`${weighed(granularity, request.collectionId, terms)} order by weight desc limit ${limit}`, join, columns), setup);
-  };
-
-  /**
-   * A selective filter (issue #11 pt 3): when the documents passing it, found through the metadata
-   * index, hold few rows of this granularity (SELECTIVE_ROWS, ANALYZED_IN_TERMS), only those rows are
-   * weighed, here, with the collection's statistics (the engine's: rows, tokens, row lengths, and
-   * the query terms' document frequencies from the postings) and their text analyzed again,
-   * instead of weighing every match of the query in the collection and dropping those the filter
-   * refuses. Null when the filter is not selective (or not one the metadata index can answer):
-   * the caller weighs all matches then.
-   */
-  const selectiveTop = async <Row extends { weight: number }>(
-    granularity: Granularity,
-    request: SearchRequest,
-    terms: WeightedTerm[],
-    join: (rowid: string) => RawBuilder<unknown>,
-    columns: RawBuilder<unknown>,
-  ): Promise<Row[] | null> => {
-    const candidates = filterCandidates(request.filter!, request.collectionId);
-    if (!candidates) return null;
-    const rowsOfPassing = passingRows(granularity, request.filter!, request.collectionId, candidates);
-    const frequencies = await run<{ term: string; doc: number; rows: number; tokens: number }>(
-      request.collectionId,
-      sql`select v.term, v.doc, s.rows, s.tokens from json_each(${JSON.stringify(terms.map(({ term }) => term))}) q
-        join ${sql.raw(`temp.${vocabulary(granularity, 'row')}`)} v on v.term = q.value
-        cross join search.stats s where s.granularity = ${granularity}`,
-      vocabularies(granularity),
-    );
-    // No query term in the collection: nothing matches.
-    if (frequencies.length === 0) return [];
-    const { rows: n, tokens } = frequencies[0]!;
-    const averageLength = tokens / n;
-    // Weighing the passing rows here must cost less than weighing the matches and joining them,
-    // at worst every one, to drop those that fail the filter.
-    const matches = frequencies.reduce((total, { doc }) => total + doc, 0);
-    const most = Math.min(SELECTIVE_ROWS, Math.floor((ANALYZED_IN_TERMS * matches) / Math.max(1, averageLength)));
-    if (most === 0) return null;
-    // The passing documents' rows, counted without reading them, as far as that budget.
-    const [counted] = await run<{ rows: number }>(request.collectionId, sql`select count(*) as rows from (${rowsOfPassing} limit ${most + 1})`);
-    if (!counted || counted.rows > most) return null;
-    // Rows of the passing documents that the index holds (rows just written and not yet indexed are not there).
-    const rows = await run<{ rowid: number; content: string | null; start: number; end: number; length: number }>(
-      request.collectionId,
-      sql`select r.rowid, r.content, r.start, r.end, l.length from (${rowTexts(granularity, rowsOfPassing)}) r
-        join ${sql.raw(`search.${lengthsTable(granularity)}`)} l on l.rowid = r.rowid`,
-    );
-    const idf = new Map(frequencies.map(({ term, doc }) => [term, bm25Idf(n, doc)]));
-    const scored: { rowid: number; weight: number }[] = [];
-    for (const row of rows) {
-      const counts = new Map<string, number>();
-      for (const term of analyze(row.end < 0 ? (row.content ?? '') : slicedContent(row.content, row.start, row.end))) counts.set(term, (counts.get(term) ?? 0) + 1);
-      let weight = 0;
-      for (const { term, weight: queryWeight } of terms) {
-        const tf = counts.get(term);
-        if (tf) weight += queryWeight * idf.get(term)! * bm25TermWeight(tf, row.length, averageLength);
-      }
-      if (weight > 0) scored.push({ rowid: row.rowid, weight });
-    }
-    scored.sort((a, b) => b.weight - a.weight || a.rowid - b.rowid);
-    const best = scored.slice(0, request.k + RANK_SLACK);
-    if (best.length === 0) return [];
-    const weights = new Map(best.map(({ rowid, weight }) => [rowid, weight]));
-    const found = await run<Row & { found_rowid: number }>(
-      request.collectionId,
-      sql`select ${columns}, t.value as found_rowid from json_each(${JSON.stringify(best.map(({ rowid }) => rowid))}) t ${join('t.value')}`,
-    );
-    return found.map(({ found_rowid, ...row }) => ({ ...row, weight: weights.get(found_rowid)! }) as unknown as Row);
-  };
-
-  /** Rows counted in the engine's statistics; each term's matches counted up to the bound. */
-  const commonTerms: SearchIndex['commonTerms'] = async (collectionId, granularity, terms, share) => {
-    if (terms.length === 0) return new Set();
-    const table = ftsTable(granularity);
-    const counted = await run<{ n: number }>(collectionId, sql`select rows as n from search.stats where granularity = ${granularity}`);
-    const bound = commonBound(counted[0]?.n ?? 0, share);
-    const fts = sql.raw(`search.${table}`);
-    const name = sql.raw(table);
-    const counts = terms.map((term) => sql`select ${term} as term, (select count(*) from (select 1 from ${fts} where ${name} match ${ftsMatch([term])} limit ${bound})) as n`);
-    const rows = await run<{ term: string; n: number }>(collectionId, sql`${sql.join(counts, sql` union all `)}`);
-    return new Set(rows.filter((row) => row.n >= bound).map((row) => row.term));
-  };
-
   return {
     async topDocuments(request) {
       const rows = await top<DocumentHit & { weight: number }>(
+        run,
         'documents',
         request,
         (rowid) => sql`join documents d on d.seq = ${sql.raw(rowid)}`,
@@ -162,6 +59,7 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     },
     async topPages(request) {
       const rows = await top<PageHit & PageSlice & { weight: number }>(
+        run,
         'pages',
         request,
         (rowid) => sql`join pages p on p.seq = ${sql.raw(rowid)} join documents d on d.id = p.document_id`,
@@ -172,6 +70,7 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     },
     async topSnippets(request) {
       const rows = await top<SnippetHit & { weight: number }>(
+        run,
         request.granularity,
         request,
         (rowid) => sql`join chunks c on c.seq = ${sql.raw(rowid)} join documents d on d.id = c.document_id`,
@@ -180,7 +79,7 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
       );
       return rankHits(rows, request.k, (hit) => [hit.path, hit.startIndex]).map(snippetContent);
     },
-    commonTerms,
+    commonTerms: (...args) => commonTerms(run, ...args),
     indexDocuments: (documentIds) => searchWriter().index(documentIds),
     // A collection's search file comes with its first indexing: an empty collection costs no file.
     createCollection: async () => {},
@@ -188,6 +87,120 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     applyDeletions: () => searchWriter().index([]),
     upkeepStep: async () => (writer ? writer.mergeStep() : false),
   };
+}
+
+/** A query on a collection's reader connection (sqliteSearchIndex's `run`): `setup` runs once on each connection before it. */
+type Run = <Row>(collectionId: string, query: RawBuilder<unknown>, setup?: string) => Promise<Row[]>;
+
+/**
+ * The best rows of one granularity joined to their rows, best first, by the engine's BM25
+ * (rank.ts). Unfiltered, only the top rows are joined; filtered, the passing documents' rows
+ * are weighed alone when they are few (selectiveTop), else every match is weighed and joined
+ * to its document in weight order until enough pass.
+ */
+async function top<Row extends { weight: number }>(
+  run: Run,
+  granularity: Granularity,
+  request: SearchRequest,
+  join: (rowid: string) => RawBuilder<unknown>,
+  columns: RawBuilder<unknown>,
+): Promise<Row[]> {
+  const terms = rankingTerms(request);
+  if (terms.length === 0) return [];
+  const limit = rowsLimit(request.k);
+  const setup = vocabularies(granularity);
+  if (request.filter) {
+    const selective = await selectiveTop<Row>(run, granularity, request, terms, join, columns);
+    if (selective) return selective;
+    return run<Row>(
+      request.collectionId,
+      sql`select ${columns}, t.weight as weight from (${weighed(granularity, request.collectionId, terms)}) t ${join('t.rowid')}
+          where ${filterSql(request.filter)} order by t.weight desc limit ${limit}`,
+      setup,
+    );
+  }
+  return run<Row>(request.collectionId, bestJoined(request.k, sql`${weighed(granularity, request.collectionId, terms)} order by weight desc limit ${limit}`, join, columns), setup);
+}
+
+/**
+ * A selective filter (issue #11 pt 3): when the documents passing it, found through the metadata
+ * index, hold few rows of this granularity (SELECTIVE_ROWS, ANALYZED_IN_TERMS), only those rows are
+ * weighed, here, with the collection's statistics (the engine's: rows, tokens, row lengths, and
+ * the query terms' document frequencies from the postings) and their text analyzed again,
+ * instead of weighing every match of the query in the collection and dropping those the filter
+ * refuses. Null when the filter is not selective (or not one the metadata index can answer):
+ * the caller weighs all matches then.
+ */
+async function selectiveTop<Row extends { weight: number }>(
+  run: Run,
+  granularity: Granularity,
+  request: SearchRequest,
+  terms: WeightedTerm[],
+  join: (rowid: string) => RawBuilder<unknown>,
+  columns: RawBuilder<unknown>,
+): Promise<Row[] | null> {
+  const candidates = filterCandidates(request.filter!, request.collectionId);
+  if (!candidates) return null;
+  const rowsOfPassing = passingRows(granularity, request.filter!, request.collectionId, candidates);
+  const frequencies = await run<{ term: string; doc: number; rows: number; tokens: number }>(
+    request.collectionId,
+    sql`select v.term, v.doc, s.rows, s.tokens from json_each(${JSON.stringify(terms.map(({ term }) => term))}) q
+      join ${sql.raw(`temp.${vocabulary(granularity, 'row')}`)} v on v.term = q.value
+      cross join search.stats s where s.granularity = ${granularity}`,
+    vocabularies(granularity),
+  );
+  // No query term in the collection: nothing matches.
+  if (frequencies.length === 0) return [];
+  const { rows: n, tokens } = frequencies[0]!;
+  const averageLength = tokens / n;
+  // Weighing the passing rows here must cost less than weighing the matches and joining them,
+  // at worst every one, to drop those that fail the filter.
+  const matches = frequencies.reduce((total, { doc }) => total + doc, 0);
+  const most = Math.min(SELECTIVE_ROWS, Math.floor((ANALYZED_IN_TERMS * matches) / Math.max(1, averageLength)));
+  if (most === 0) return null;
+  // The passing documents' rows, counted without reading them, as far as that budget.
+  const [counted] = await run<{ rows: number }>(request.collectionId, sql`select count(*) as rows from (${rowsOfPassing} limit ${most + 1})`);
+  if (!counted || counted.rows > most) return null;
+  // Rows of the passing documents that the index holds (rows just written and not yet indexed are not there).
+  const rows = await run<{ rowid: number; content: string | null; start: number; end: number; length: number }>(
+    request.collectionId,
+    sql`select r.rowid, r.content, r.start, r.end, l.length from (${rowTexts(granularity, rowsOfPassing)}) r
+      join ${sql.raw(`search.${lengthsTable(granularity)}`)} l on l.rowid = r.rowid`,
+  );
+  const idf = new Map(frequencies.map(({ term, doc }) => [term, bm25Idf(n, doc)]));
+  const scored: { rowid: number; weight: number }[] = [];
+  for (const row of rows) {
+    const counts = new Map<string, number>();
+    for (const term of analyze(row.end < 0 ? (row.content ?? '') : slicedContent(row.content, row.start, row.end))) counts.set(term, (counts.get(term) ?? 0) + 1);
+    let weight = 0;
+    for (const { term, weight: queryWeight } of terms) {
+      const tf = counts.get(term);
+      if (tf) weight += queryWeight * idf.get(term)! * bm25TermWeight(tf, row.length, averageLength);
+    }
+    if (weight > 0) scored.push({ rowid: row.rowid, weight });
+  }
+  scored.sort((a, b) => b.weight - a.weight || a.rowid - b.rowid);
+  const best = scored.slice(0, request.k + RANK_SLACK);
+  if (best.length === 0) return [];
+  const weights = new Map(best.map(({ rowid, weight }) => [rowid, weight]));
+  const found = await run<Row & { found_rowid: number }>(
+    request.collectionId,
+    sql`select ${columns}, t.value as found_rowid from json_each(${JSON.stringify(best.map(({ rowid }) => rowid))}) t ${join('t.value')}`,
+  );
+  return found.map(({ found_rowid, ...row }) => ({ ...row, weight: weights.get(found_rowid)! }) as unknown as Row);
+}
+
+/** Rows counted in the engine's statistics; each term's matches counted up to the bound. */
+async function commonTerms(run: Run, ...[collectionId, granularity, terms, share]: Parameters<SearchIndex['commonTerms']>): ReturnType<SearchIndex['commonTerms']> {
+  if (terms.length === 0) return new Set();
+  const table = ftsTable(granularity);
+  const counted = await run<{ n: number }>(collectionId, sql`select rows as n from search.stats where granularity = ${granularity}`);
+  const bound = commonBound(counted[0]?.n ?? 0, share);
+  const fts = sql.raw(`search.${table}`);
+  const name = sql.raw(table);
+  const counts = terms.map((term) => sql`select ${term} as term, (select count(*) from (select 1 from ${fts} where ${name} match ${ftsMatch([term])} limit ${bound})) as n`);
+  const rows = await run<{ term: string; n: number }>(collectionId, sql`${sql.join(counts, sql` union all `)}`);
+  return new Set(rows.filter((row) => row.n >= bound).map((row) => row.term));
 }
 
 /** A granularity's FTS5 vocabulary tables on a reader connection: `row` (term, doc) and `instance` (term, doc, ...). */

@@ -1,24 +1,17 @@
-import { Worker } from 'node:worker_threads';
-import { typeScriptThreadSource } from '../../ingest/thread.ts';
+import { Piscina } from 'piscina';
 import type { EmbedModel, RerankModel } from '../model.ts';
 import { ProviderError } from '../providers/http.ts';
 import type { LocalModelKind } from './local-model.ts';
+import type { ModelJob } from './model-thread.ts';
 
 /**
- * A local model on worker threads (thread-entry.ts), so tokenizing and inference never hold the
- * HTTP event loop: calls are cut into batches of BATCH_SIZE texts, queued, and each free thread
- * takes the next batch. The queue is bounded: past MAX_QUEUED batches a call is refused at once
- * as a busy provider (503 with retry-after to a client), instead of waiting without end.
+ * A local model on piscina's worker threads (model-thread.ts), so tokenizing and inference never
+ * hold the HTTP event loop: calls are cut into batches of BATCH_SIZE texts, queued, and each free
+ * thread takes the next batch. The queue is bounded: past MAX_QUEUED batches a call is refused at
+ * once as a busy provider (503 with retry-after to a client), instead of waiting without end.
  */
 const BATCH_SIZE = 32;
 const MAX_QUEUED = 256;
-
-type Payload = { op: 'embed'; texts: readonly string[] } | { op: 'score'; query: string; documents: readonly string[] };
-interface Job {
-  payload: Payload;
-  resolve(result: unknown): void;
-  reject(error: Error): void;
-}
 
 export interface LocalModelPool {
   embedder(id: string): EmbedModel;
@@ -27,47 +20,33 @@ export interface LocalModelPool {
 }
 
 export function localModelPool(dir: string, kind: LocalModelKind, options: { threads?: number; intraOpThreads?: number } = {}): LocalModelPool {
-  const queue: Job[] = [];
-  const idle: Worker[] = [];
-  const running = new Map<Worker, Job>();
-  const workers = Array.from({ length: options.threads ?? 1 }, () => {
-    const worker = new Worker(typeScriptThreadSource(new URL('./thread-entry.ts', import.meta.url).href), { eval: true, workerData: { dir, kind, intraOpThreads: options.intraOpThreads } });
-    // An idle model must not keep the process alive.
-    worker.unref();
-    worker.on('message', (message: { result?: unknown; error?: string }) => {
-      const job = running.get(worker)!;
-      running.delete(worker);
-      if (message.error !== undefined) job.reject(new ProviderError(`local model ${dir}: ${message.error}`, null, false));
-      else job.resolve(message.result);
-      idle.push(worker);
-      next();
-    });
-    worker.on('error', (error) => running.get(worker)?.reject(new ProviderError(`local model ${dir}: ${error.message}`, null, true)));
-    idle.push(worker);
-    return worker;
+  const threads = options.threads ?? 1;
+  const pool = new Piscina<ModelJob, { result?: unknown; error?: string }>({
+    filename: new URL('./thread-entry.mjs', import.meta.url).href,
+    minThreads: threads,
+    maxThreads: threads,
+    idleTimeout: Infinity,
+    // Inference awaits ONNX Runtime: a thread must not block in Atomics.wait between batches.
+    atomics: 'disabled',
+    workerData: { dir, kind, intraOpThreads: options.intraOpThreads },
   });
 
-  function next(): void {
-    while (idle.length > 0 && queue.length > 0) {
-      const worker = idle.pop()!;
-      const job = queue.shift()!;
-      running.set(worker, job);
-      worker.postMessage({ id: 0, ...job.payload });
+  async function run<T>(job: ModelJob): Promise<T> {
+    if (pool.queueSize >= MAX_QUEUED) throw new ProviderError(`local model ${dir}: ${MAX_QUEUED} batches already queued`, null, true);
+    let answer: { result?: unknown; error?: string };
+    try {
+      answer = await pool.run(job);
+    } catch (error) {
+      throw new ProviderError(`local model ${dir}: ${(error as Error).message}`, null, true);
     }
-  }
-
-  function run<T>(payload: Payload): Promise<T> {
-    if (queue.length >= MAX_QUEUED) return Promise.reject(new ProviderError(`local model ${dir}: ${MAX_QUEUED} batches already queued`, null, true));
-    return new Promise<T>((resolve, reject) => {
-      queue.push({ payload, resolve: resolve as (result: unknown) => void, reject });
-      next();
-    });
+    if (answer.error !== undefined) throw new ProviderError(`local model ${dir}: ${answer.error}`, null, false);
+    return answer.result as T;
   }
 
   /** The batches of one call, queued together, answers concatenated in order. */
-  async function batched<T>(items: readonly string[], payload: (batch: string[]) => Payload): Promise<T[]> {
+  async function batched<T>(items: readonly string[], job: (batch: string[]) => ModelJob): Promise<T[]> {
     const batches: Promise<T[]>[] = [];
-    for (let offset = 0; offset < items.length; offset += BATCH_SIZE) batches.push(run<T[]>(payload(items.slice(offset, offset + BATCH_SIZE))));
+    for (let offset = 0; offset < items.length; offset += BATCH_SIZE) batches.push(run<T[]>(job(items.slice(offset, offset + BATCH_SIZE))));
     return (await Promise.all(batches)).flat();
   }
 
@@ -79,8 +58,6 @@ export function localModelPool(dir: string, kind: LocalModelKind, options: { thr
       embed: (texts) => batched<Float32Array>(texts, (batch) => ({ op: 'embed', texts: batch })),
     }),
     reranker: (id) => ({ id, score: (query, documents) => batched<number>(documents, (batch) => ({ op: 'score', query, documents: batch })) }),
-    close: async () => {
-      await Promise.all(workers.map((worker) => worker.terminate()));
-    },
+    close: () => pool.destroy(),
   };
 }

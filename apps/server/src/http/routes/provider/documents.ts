@@ -65,6 +65,6 @@ export const documentRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { d
   app.post(
     '/documents/get-page-info',
     { schema: { tags, body: GetPageInfoRequest, response: { 200: GetPageInfoResponse, ...errorResponses(404) } } },
-    async (request) => getPageInfo(database, request.actor, request.body),
+    async (request) => getPageInfo(database, engine, request.actor, request.body),
   );
 };
