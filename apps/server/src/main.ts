@@ -39,6 +39,7 @@ const ingestThreads = Array.from({ length: ownIngestion ? config.ingestThreads :
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
     storage: config.storage,
+    models: config.models,
     concurrency: config.ingestWorkers,
     checkpoints: i === 0,
     nice: config.ingestNice,

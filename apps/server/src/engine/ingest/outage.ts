@@ -9,6 +9,14 @@ export class ObjectStoreUnreachable extends Error {
   }
 }
 
+/** The embedding provider failed while documents were being embedded: documents wait for it, none fails. */
+export class EmbedderUnreachable extends Error {
+  constructor(readonly cause: unknown) {
+    super(`The embedding provider could not embed: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'EmbedderUnreachable';
+  }
+}
+
 /** Reads through `read`, telling a missing object (rethrown as is) from a store that cannot be reached. */
 export async function readObject(read: (hash: string) => Promise<Buffer>, hash: string): Promise<Buffer> {
   try {
@@ -30,7 +38,7 @@ const CONNECTION_LOST = /connection terminated|terminating connection|connection
  * answering) rather than anything about the work: the work waits and is retried, never failed.
  */
 export function isDependencyDown(error: unknown): boolean {
-  if (error instanceof ObjectStoreUnreachable || error instanceof DependencyUnavailable || isDatabaseUnreachable(error)) return true;
+  if (error instanceof ObjectStoreUnreachable || error instanceof EmbedderUnreachable || error instanceof DependencyUnavailable || isDatabaseUnreachable(error)) return true;
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && (NETWORK_CODES.has(code) || POSTGRES_DOWN.has(code) || code.startsWith('08'))) return true;
   return typeof message === 'string' && CONNECTION_LOST.test(message);

@@ -9,6 +9,7 @@ import { bm25Sql, canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, ran
 import type { FilterNode } from './filter-node.ts';
 import { contentOfRow, type PageSlice, pageContent, snippetContent } from './slices.ts';
 import type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
+import type { VectorEmbedder } from './vectors.ts';
 
 /** A search's values, the parameters of its statement. */
 interface SearchValues extends Record<string, unknown> {
@@ -134,7 +135,7 @@ const LOCK_NOT_AVAILABLE = '55P03';
  * and rows belong to their document (`documents.seq`) and go with it: a trigger on `documents`
  * deletes them in the deleting transaction (migration 011).
  */
-export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Database): SearchIndex {
+export function postgresSearchIndex({ db, filteredSearchesDb, searchPools }: Database, _embedder: VectorEmbedder | null = null): SearchIndex {
   /** Unfiltered searches' statements, compiled once per shape (compiled-once.ts). */
   const compiled = new CompiledOnce<SearchValues>();
   /**

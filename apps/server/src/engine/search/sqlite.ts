@@ -6,10 +6,11 @@ import { analyze } from './analyzer.ts';
 import { type FilterCandidates, filterCandidates, filterSql } from './filter.ts';
 import { bm25Idf, bm25Sql, bm25TermWeight, canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
 import { defaultReaderThreads, openReaderPool, type ReaderPool } from './reader-pool.ts';
-import { ftsMatch, ftsTable, type Granularity, lengthsTable, openSearchWriter, type SearchWriter, searchFilePath } from './sqlite-file.ts';
+import { ftsMatch, ftsTable, type Granularity, lengthsTable, openSearchWriter, type SearchWriter, searchFilePath, vectorsTable } from './sqlite-file.ts';
 import type { FilterNode } from './filter-node.ts';
 import { contentSql, type PageSlice, pageContent, slicedContent, snippetContent } from './slices.ts';
 import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit, WeightedTerm } from './types.ts';
+import { FUSION_DEPTH, fuse, type VectorEmbedder, vectorBytes } from './vectors.ts';
 
 /**
  * SQLite: each collection's FTS5 tables and statistics in its own search file (see
@@ -20,12 +21,12 @@ import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit, Weig
  * match itself and several run at once, off the HTTP thread. The search files are written by
  * whoever indexes.
  */
-export function sqliteSearchIndex(database: Database): SearchIndex {
+export function sqliteSearchIndex(database: Database, embedder: VectorEmbedder | null = null): SearchIndex {
   // Opened by the first write: ingestion, or the server deleting collections.
   let writer: SearchWriter | null = null;
   const searchWriter = (): SearchWriter => {
     if (writer) return writer;
-    const opened = openSearchWriter(sqlitePathOf(database));
+    const opened = openSearchWriter(sqlitePathOf(database), embedder);
     beforeDestroy(database, () => opened.close());
     writer = opened;
     return opened;
@@ -137,6 +138,50 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     return found.map(({ found_rowid, ...row }) => ({ ...row, weight: weights.get(found_rowid)! }) as unknown as Row);
   };
 
+  /**
+   * The rows of a granularity nearest the request's vector among those of its embedder, best
+   * first, FUSION_DEPTH of them (or k): an exact scan of the collection's vectors on a reader
+   * thread (vector_similarity, reader-pool.ts). Filtered, every vector's row is joined and
+   * filtered before the best are taken.
+   */
+  const nearest = async <Row extends { weight: number }>(granularity: Granularity, request: SearchRequest, join: (rowid: string) => RawBuilder<unknown>, columns: RawBuilder<unknown>): Promise<Row[]> => {
+    const { values, embedder: key } = request.vector!;
+    const depth = Math.max(request.k, FUSION_DEPTH);
+    const table = sql.raw(`search.${vectorsTable(granularity)}`);
+    const similarity = sql`vector_similarity(v.vector, ${vectorBytes(values)})`;
+    if (request.filter) {
+      return run<Row>(
+        request.collectionId,
+        sql`select ${columns}, ${similarity} as weight from ${table} v ${join('v.rowid')} where v.embedder = ${key} and ${filterSql(request.filter)} order by weight desc limit ${depth}`,
+      );
+    }
+    return run<Row>(
+      request.collectionId,
+      sql`select ${columns}, t.weight as weight from (select v.rowid as rowid, ${similarity} as weight from ${table} v where v.embedder = ${key} order by weight desc limit ${depth}) t ${join('t.rowid')}`,
+    );
+  };
+
+  /**
+   * The k best rows: by BM25 alone, or with a query vector, the lexical and vector rankings (each
+   * FUSION_DEPTH deep) fused (vectors.ts) when the collection has vectors of its embedder.
+   */
+  const ranked = async <Row extends { weight: number }>(
+    granularity: Granularity,
+    request: SearchRequest,
+    join: (rowid: string) => RawBuilder<unknown>,
+    columns: RawBuilder<unknown>,
+    place: (hit: Row) => (string | number)[],
+  ): Promise<(Omit<Row, 'weight'> & { score: number })[]> => {
+    if (!request.vector) return rankHits(await top<Row>(granularity, request, join, columns), request.k, place);
+    const depth = Math.max(request.k, FUSION_DEPTH);
+    const [lexical, vector] = await Promise.all([top<Row>(granularity, { ...request, k: depth }, join, columns), nearest<Row>(granularity, request, join, columns)]);
+    if (vector.length === 0) return rankHits(lexical, request.k, place);
+    const placed = place as unknown as (hit: Omit<Row, 'weight'>) => (string | number)[];
+    // Similarities (-1..1) as positive weights, so rankHits's scores keep their order and ties.
+    for (const row of vector) row.weight = (1 + row.weight) / 2;
+    return fuse(rankHits(lexical, depth, place), rankHits(vector, depth, place), request.k, placed);
+  };
+
   /** Rows counted in the engine's statistics; each term's matches counted up to the bound. */
   const commonTerms: SearchIndex['commonTerms'] = async (collectionId, granularity, terms, share) => {
     if (terms.length === 0) return new Set();
@@ -151,34 +196,35 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
   };
 
   return {
-    async topDocuments(request) {
-      const rows = await top<DocumentHit & { weight: number }>(
+    topDocuments: (request) =>
+      ranked<DocumentHit & { weight: number }>(
         'documents',
         request,
         (rowid) => sql`join documents d on d.seq = ${sql.raw(rowid)}`,
         sql`d.id as documentId, d.path as path, d.metadata as metadata`,
-      );
-      return rankHits(rows, request.k, (hit) => [hit.path]);
-    },
+        (hit) => [hit.path],
+      ),
     async topPages(request) {
-      const rows = await top<PageHit & PageSlice & { weight: number }>(
+      const hits = await ranked<PageHit & PageSlice & { weight: number }>(
         'pages',
         request,
         (rowid) => sql`join pages p on p.seq = ${sql.raw(rowid)} join documents d on d.id = p.document_id`,
         sql`d.id as documentId, d.path as path, d.metadata as metadata, p.page_index as pageIndex,
             ${request.includeContent ? contentSql('d', 'p') : sql`null`} as content, p.start_index as sliceStart, p.end_index as sliceEnd`,
+        (hit) => [hit.path, hit.pageIndex],
       );
-      return rankHits(rows, request.k, (hit) => [hit.path, hit.pageIndex]).map((hit) => pageContent(hit, request.includeContent));
+      return hits.map((hit) => pageContent(hit, request.includeContent));
     },
     async topSnippets(request) {
-      const rows = await top<SnippetHit & { weight: number }>(
+      const hits = await ranked<SnippetHit & { weight: number }>(
         request.granularity,
         request,
         (rowid) => sql`join chunks c on c.seq = ${sql.raw(rowid)} join documents d on d.id = c.document_id`,
         sql`d.id as documentId, d.path as path, d.metadata as metadata, c.start_index as startIndex, c.end_index as endIndex,
             c.page_start as pageStart, c.page_end as pageEnd, ${contentSql('d', 'c')} as content`,
+        (hit) => [hit.path, hit.startIndex],
       );
-      return rankHits(rows, request.k, (hit) => [hit.path, hit.startIndex]).map(snippetContent);
+      return hits.map(snippetContent);
     },
     commonTerms,
     indexDocuments: (documentIds) => searchWriter().index(documentIds),
@@ -186,7 +232,8 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     createCollection: async () => {},
     dropCollections: (collectionIds) => searchWriter().dropCollections(collectionIds),
     applyDeletions: () => searchWriter().index([]),
-    upkeepStep: async () => (writer ? writer.mergeStep() : false),
+    // Merges first; then, with an embedder, vectors missing or of another embedder (the writer opened for them).
+    upkeepStep: async () => (writer ? await writer.mergeStep() : false) || (embedder ? searchWriter().vectorStep() : false),
   };
 }
 
