@@ -10,7 +10,7 @@ import { ftsMatch, ftsTable, type Granularity, lengthsTable, openSearchWriter, t
 import type { FilterNode } from './filter-node.ts';
 import { contentSql, type PageSlice, pageContent, slicedContent, snippetContent } from './slices.ts';
 import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit, WeightedTerm } from './types.ts';
-import { FUSION_DEPTH, fuse, type VectorEmbedder, vectorBytes } from './vectors.ts';
+import { FUSION_DEPTH, hybridHits, type VectorEmbedder, vectorBytes } from './vectors.ts';
 
 /**
  * SQLite: each collection's FTS5 tables and statistics in its own search file (see
@@ -173,13 +173,8 @@ export function sqliteSearchIndex(database: Database, embedder: VectorEmbedder |
     place: (hit: Row) => (string | number)[],
   ): Promise<(Omit<Row, 'weight'> & { score: number })[]> => {
     if (!request.vector) return rankHits(await top<Row>(granularity, request, join, columns), request.k, place);
-    const depth = Math.max(request.k, FUSION_DEPTH);
-    const [lexical, vector] = await Promise.all([top<Row>(granularity, { ...request, k: depth }, join, columns), nearest<Row>(granularity, request, join, columns)]);
-    if (vector.length === 0) return rankHits(lexical, request.k, place);
-    const placed = place as unknown as (hit: Omit<Row, 'weight'>) => (string | number)[];
-    // Similarities (-1..1) as positive weights, so rankHits's scores keep their order and ties.
-    for (const row of vector) row.weight = (1 + row.weight) / 2;
-    return fuse(rankHits(lexical, depth, place), rankHits(vector, depth, place), request.k, placed);
+    const [lexical, vector] = await Promise.all([top<Row>(granularity, { ...request, k: Math.max(request.k, FUSION_DEPTH) }, join, columns), nearest<Row>(granularity, request, join, columns)]);
+    return hybridHits(lexical, vector, request.k, place);
   };
 
   /** Rows counted in the engine's statistics; each term's matches counted up to the bound. */
@@ -233,6 +228,7 @@ export function sqliteSearchIndex(database: Database, embedder: VectorEmbedder |
     dropCollections: (collectionIds) => searchWriter().dropCollections(collectionIds),
     applyDeletions: () => searchWriter().index([]),
     // Merges first; then, with an embedder, vectors missing or of another embedder (the writer opened for them).
+    vectorsAvailable: async () => true,
     upkeepStep: async () => (writer ? await writer.mergeStep() : false) || (embedder ? searchWriter().vectorStep() : false),
   };
 }

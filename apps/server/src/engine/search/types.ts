@@ -91,4 +91,6 @@ export interface SearchIndex {
    * nothing is left to do.
    */
   upkeepStep(): Promise<boolean>;
+  /** Whether this database can keep vectors (PostgreSQL: pgvector was there when it migrated). */
+  vectorsAvailable(): Promise<boolean>;
 }

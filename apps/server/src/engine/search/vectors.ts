@@ -1,6 +1,6 @@
 import { EmbedderUnreachable } from '../ingest/outage.ts';
 import type { EmbedModel } from '../models/model.ts';
-import { comparePlaces } from './rank.ts';
+import { comparePlaces, rankHits } from './rank.ts';
 
 /**
  * Vectors beside the lexical index: with an embedding model configured, every row of a
@@ -96,4 +96,17 @@ export function fuse<Hit extends { score: number }>(lexical: Hit[], vector: Hit[
   const ranked = [...fused.values()].map((entry) => ({ ...entry, weight: Number((entry.weight / most).toPrecision(12)) }));
   ranked.sort((a, b) => b.weight - a.weight || comparePlaces(a.place, b.place));
   return ranked.slice(0, k).map(({ hit, weight }) => Object.assign(hit, { score: weight }));
+}
+
+/**
+ * The k best of a lexical ranking (BM25 weights) and a vector ranking (similarities, -1..1), each
+ * read FUSION_DEPTH deep (or k): fused when there are vector rows (fuse), else the lexical alone.
+ */
+export function hybridHits<Row extends { weight: number }>(lexical: Row[], vector: Row[], k: number, place: (hit: Row) => (string | number)[]): (Omit<Row, 'weight'> & { score: number })[] {
+  if (vector.length === 0) return rankHits(lexical, k, place);
+  const depth = Math.max(k, FUSION_DEPTH);
+  // Similarities as positive weights, so rankHits's scores keep their order and ties.
+  for (const row of vector) row.weight = (1 + row.weight) / 2;
+  const placed = place as unknown as (hit: Omit<Row, 'weight'>) => (string | number)[];
+  return fuse(rankHits(lexical, depth, place), rankHits(vector, depth, place), k, placed);
 }
