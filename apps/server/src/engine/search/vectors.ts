@@ -73,8 +73,20 @@ export const FUSION_DEPTH = 100;
 export const LEXICAL_SHARE = 0.8;
 
 /**
+ * A score on 0..1 between `least` (0) and `most` (1); one below `least` keeps its order in the
+ * last TAIL of the scale (a k past FUSION_DEPTH lists the rest in their lists' order).
+ */
+function scaled(score: number, least: number, most: number): number {
+  if (most <= least) return 1;
+  if (score >= least) return TAIL + (1 - TAIL) * ((score - least) / (most - least));
+  return least > 0 ? TAIL * Math.max(0, score / least) : 0;
+}
+const TAIL = 1e-6;
+
+/**
  * A normalised blend of the lexical ranking and the vector ranking (each best first, with
- * scores): each list's scores are scaled onto 0..1 between its last and first (min-max), and a
+ * scores): each list's scores are scaled onto 0..1 between its FUSION_DEPTH-th (or last) and its
+ * first, rows below that near 0 (a deeper k does not change the scale of the best), and a
  * row's fused score is LEXICAL_SHARE x its lexical one plus the rest x its vector one (0 where a
  * list lacks it), so in 0..1; ties (rounded to 12 digits, as rankHits) by the row's place (path,
  * then page or start index).
@@ -83,12 +95,12 @@ export function blend<Hit extends { score: number }>(lexical: Hit[], vector: Hit
   const fused = new Map<string, { hit: Hit; score: number; place: (string | number)[] }>();
   const add = (hits: Hit[], share: number) => {
     const most = hits[0]?.score ?? 0;
-    const least = hits.at(-1)?.score ?? 0;
+    const least = hits[Math.min(hits.length, FUSION_DEPTH) - 1]?.score ?? 0;
     for (const hit of hits) {
       const where = place(hit);
       const key = JSON.stringify(where);
       const entry = fused.get(key) ?? { hit, score: 0, place: where };
-      entry.score += share * (most > least ? (hit.score - least) / (most - least) : 1);
+      entry.score += share * scaled(hit.score, least, most);
       fused.set(key, entry);
     }
   };
