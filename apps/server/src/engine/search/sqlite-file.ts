@@ -212,10 +212,7 @@ export function openSearchWriter(sqlitePath: string, embedder: VectorEmbedder | 
     writers.get(collectionId)?.connection.close();
     writers.delete(collectionId);
   };
-  // Collections whose vectors may lack rows or come from another embedder: all, until each is found in line.
-  let unembedded: Set<string> | null = null;
-  let currentKey: string | null = null;
-  const allCollections = main.prepare<[], string>('select id from collections').pluck();
+  const vectorStep = vectorUpkeep(main, sqlitePath, embedder, (collection) => !!collectionExists.get(collection), writerOf);
 
   return {
     async index(documentIds) {
@@ -258,25 +255,43 @@ export function openSearchWriter(sqlitePath: string, embedder: VectorEmbedder | 
       }
       return false;
     },
-    async vectorStep() {
-      if (!embedder) return false;
-      unembedded ??= new Set(allCollections.all());
-      for (const collection of unembedded) {
-        if (!collectionExists.get(collection) || !existsSync(searchFilePath(sqlitePath, collection))) {
-          unembedded.delete(collection);
-          continue;
-        }
-        currentKey ??= embedderKey(embedder, (await embedDocuments(embedder, ['dimensions']))[0]!.length);
-        if (await (await writerOf(collection)).reembed(currentKey)) return true;
-        unembedded.delete(collection);
-      }
-      return false;
-    },
+    vectorStep,
     close() {
       for (const writer of writers.values()) writer.connection.close();
       writers.clear();
       main.close();
     },
+  };
+}
+
+/**
+ * SearchWriter.vectorStep: the collections whose vectors may lack rows or come from another
+ * embedder (all at first, until each is found in line), one batch of one of them a step.
+ */
+function vectorUpkeep(
+  main: SQLite.Database,
+  sqlitePath: string,
+  embedder: VectorEmbedder | null,
+  exists: (collectionId: string) => boolean,
+  writerOf: (collectionId: string) => Promise<CollectionWriter>,
+): () => Promise<boolean> {
+  const allCollections = main.prepare<[], string>('select id from collections').pluck();
+  let unembedded: Set<string> | null = null;
+  let currentKey: string | null = null;
+  return async () => {
+    if (!embedder) return false;
+    unembedded ??= new Set(allCollections.all());
+    for (const collection of unembedded) {
+      if (!exists(collection) || !existsSync(searchFilePath(sqlitePath, collection))) {
+        unembedded.delete(collection);
+        continue;
+      }
+      // The embedder's key (its dimensions) from a first embedding.
+      currentKey ??= embedderKey(embedder, (await embedDocuments(embedder, ['dimensions']))[0]!.length);
+      if (await (await writerOf(collection)).reembed(currentKey)) return true;
+      unembedded.delete(collection);
+    }
+    return false;
   };
 }
 
