@@ -50,7 +50,7 @@ const MODES: Mode[] = [
   { name: `high + reranker (top ${RERANK_DEPTH})`, latency_mode: 'high', reranker: true },
 ];
 
-async function waitForServer(url: string, child: ChildProcess): Promise<void> {
+export async function waitForServer(url: string, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error('the server exited');
     try {
@@ -64,7 +64,7 @@ async function waitForServer(url: string, child: ChildProcess): Promise<void> {
 }
 
 /** Adds documents with 8 requests in flight, then waits until the collection has indexed them all. */
-async function load(client: ZeroEntropy, collection: string, documents: { path: string; text: string }[]): Promise<void> {
+export async function load(client: ZeroEntropy, collection: string, documents: { path: string; text: string }[]): Promise<void> {
   await client.collections.add({ collection_name: collection });
   let cursor = 0;
   await Promise.all(

@@ -2,6 +2,7 @@ import { printDashboardBench, runDashboardBench } from './dashboard.ts';
 import { runLoadBench } from './load.ts';
 import { runModelsBench } from './models.ts';
 import { runProfileBench } from './profile.ts';
+import { runHybridBench } from './hybrid.ts';
 import { runQualityBench } from './quality.ts';
 import { runRetrievalBench } from './retrieval.ts';
 import { runScaleBench } from './scale.ts';
@@ -19,7 +20,10 @@ const benches: Record<string, () => Promise<unknown>> = {
   retrieval: () => runRetrievalBench(),
   load: () => runLoadBench(),
   models: () => runModelsBench(),
-  quality: () => runQualityBench(),
+  quality: async () => {
+    await runQualityBench();
+    await runHybridBench();
+  },
   profile: () => runProfileBench(),
   usage: () => runUsageBench(),
   scale: () => runScaleBench(),

@@ -2,7 +2,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from './db/database.ts';
 import { keepWriteAheadLogsSmall } from './db/wal-checkpoint.ts';
 import { addDocumentEvent } from './domain/usage-events.ts';
+import { modelRegistry } from './domain/models/registry.ts';
 import { createEngine } from './engine/engine.ts';
+import { indexingEmbedder } from './engine/models/configured.ts';
 import { closeParsing } from './engine/ingest/parse.ts';
 import { surviveStrayPdfJsFailures } from './engine/ingest/stray-rejections.ts';
 import type { IngestThreadData } from './engine/ingest/thread.ts';
@@ -11,7 +13,7 @@ import { SearchActivity } from './engine/search-activity.ts';
 import { openFileStore } from './storage/open-file-store.ts';
 
 /** A server's ingestion thread (engine/ingest/thread.ts starts it): its own database handle and engine, the usual worker loops. */
-const { dataDir, databaseUrl, storage, concurrency, graceMs, checkpoints, nice, searchActivity } = workerData as IngestThreadData;
+const { dataDir, databaseUrl, storage, models, concurrency, graceMs, checkpoints, nice, searchActivity } = workerData as IngestThreadData;
 const port = parentPort!;
 if (!lowerThisThreadsPriority(nice)) port.postMessage({ type: 'info', text: `ingest: could not lower this thread's priority to nice ${nice}; ingestion shares the cores with searches as an equal` });
 surviveStrayPdfJsFailures({ info: (text) => port.postMessage({ type: 'info', text }) });
@@ -21,7 +23,8 @@ const log = {
   error: (detail: unknown, text?: string) => port.postMessage({ type: 'error', text: text ?? 'ingest error', detail: String((detail as { err?: unknown })?.err ?? detail) }),
 };
 const files = openFileStore(storage, database, dataDir);
-const engine = createEngine({ database, files, usage: addDocumentEvent, log, options: { searchActivity: new SearchActivity(searchActivity) } });
+const embedder = indexingEmbedder(models, modelRegistry(models).embedder);
+const engine = createEngine({ database, files, usage: addDocumentEvent, embedder, log, options: { searchActivity: new SearchActivity(searchActivity) } });
 await engine.tuneForIngestion();
 const logs = checkpoints ? keepWriteAheadLogsSmall(database, { log }) : null;
 const workers = await engine.startIngestion({ concurrency });

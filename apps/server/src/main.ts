@@ -26,6 +26,10 @@ if (engine.backend === 'postgres' && config.secretIsLocal) {
   app.log.warn('SIFT_SECRET is not set: this server signs with a secret of its own data folder; set the same SIFT_SECRET on every machine of the installation');
 }
 
+if (config.models.embedding && !(await engine.search.vectorsAvailable())) {
+  app.log.warn('SIFT_EMBEDDING_PROVIDER is set but this PostgreSQL lacks the pgvector extension (create extension vector): search stays lexical');
+}
+
 // Once, before the ingestion threads start: leases left by a process that died go back to the queue.
 if (ownIngestion) {
   const requeued = await engine.queue.recoverAtStart();
@@ -39,6 +43,7 @@ const ingestThreads = Array.from({ length: ownIngestion ? config.ingestThreads :
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
     storage: config.storage,
+    models: config.models,
     concurrency: config.ingestWorkers,
     checkpoints: i === 0,
     nice: config.ingestNice,

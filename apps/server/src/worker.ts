@@ -3,7 +3,9 @@ import { openDatabase } from './db/database.ts';
 import { startHeartbeat } from './engine/ingest/heartbeat.ts';
 import { keepWriteAheadLogsSmall } from './db/wal-checkpoint.ts';
 import { addDocumentEvent } from './domain/usage-events.ts';
+import { modelRegistry } from './domain/models/registry.ts';
 import { createEngine } from './engine/engine.ts';
+import { indexingEmbedder } from './engine/models/configured.ts';
 import { surviveStrayPdfJsFailures } from './engine/ingest/stray-rejections.ts';
 import { configureThreadHeaps } from './memory.ts';
 import { exitWithin } from './shutdown.ts';
@@ -26,7 +28,7 @@ const log = {
 };
 surviveStrayPdfJsFailures(log);
 const files = openFileStore(config.storage, database, config.dataDir);
-const engine = createEngine({ database, files, usage: addDocumentEvent, log });
+const engine = createEngine({ database, files, usage: addDocumentEvent, embedder: indexingEmbedder(config.models, modelRegistry(config.models).embedder), log });
 await engine.tuneForIngestion();
 if (engine.backend === 'sqlite') log.info('ingest: SQLite: make sure the server runs with SIFT_INGEST_WORKERS=0');
 const requeued = await engine.queue.recoverAtStart();

@@ -31,6 +31,7 @@ test('an ingestion thread runs at the configured niceness, this thread at its ow
     dataDir: h.config.dataDir,
     databaseUrl: h.config.databaseUrl,
     storage: h.config.storage,
+    models: h.config.models,
     concurrency: 1,
     checkpoints: false,
     nice: 7,

@@ -7,13 +7,13 @@ import { type IngestLog, type IngestWorkerOptions, type IngestWorkers, startInge
 import type { DocumentUsage } from './ingest/usage.ts';
 import { defaultLeaseRules, type DocumentQueue, documentQueue, type LeaseRules } from './queue/document-queue.ts';
 import { SearchActivity } from './search-activity.ts';
-import { createSearchEngine, type SearchEngine } from './search/index.ts';
+import { createSearchEngine, type SearchEngine, type VectorEmbedder } from './search/index.ts';
 
 export type { Backend } from './backend.ts';
 export type { DocumentUsage, IngestCollection } from './ingest/usage.ts';
 export type { IngestWorkers } from './ingest/worker.ts';
 export type { ClaimedDocument, DocumentQueue, LeaseRules } from './queue/document-queue.ts';
-export type { SearchEngine } from './search/index.ts';
+export type { SearchEngine, VectorEmbedder } from './search/index.ts';
 
 export interface EngineDependencies {
   database: Database;
@@ -21,6 +21,11 @@ export interface EngineDependencies {
   files: FileStore;
   /** Where documents parsed and indexed are counted: the domain's port (domain/usage-events.ts). */
   usage: DocumentUsage;
+  /**
+   * The operator's embedding model (SIFT_EMBEDDING_*), or none: with one, documents get vectors
+   * as they are indexed and searches are hybrid (search/vectors.ts).
+   */
+  embedder?: VectorEmbedder | null;
   log?: IngestLog;
   clock?: Clock;
   options?: {
@@ -53,11 +58,11 @@ export interface Engine extends EngineServices {
 }
 
 /** The engine of one database handle: its search, its queue and their state, built once from its dependencies. */
-export function createEngine({ database, files, usage, log, clock = systemClock, options = {} }: EngineDependencies): Engine {
+export function createEngine({ database, files, usage, embedder = null, log, clock = systemClock, options = {} }: EngineDependencies): Engine {
   const backend = options.backend ?? backendOf(database);
   const rules = { ...defaultLeaseRules, ...options.leases };
   const searchActivity = options.searchActivity ?? new SearchActivity();
-  const search = createSearchEngine(database, backend, searchActivity);
+  const search = createSearchEngine(database, backend, searchActivity, embedder);
   const queue = documentQueue(database, backend, clock, rules);
   return {
     backend,

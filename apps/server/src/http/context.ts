@@ -3,7 +3,9 @@ import { createKeyring, type Keyring } from '../auth/keyring.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { addDocumentEvent } from '../domain/usage-events.ts';
+import { modelRegistry } from '../domain/models/registry.ts';
 import { createEngine, type Engine } from '../engine/engine.ts';
+import { indexingEmbedder } from '../engine/models/configured.ts';
 import type { FileStore } from '../file-store.ts';
 import { type LimitStore, openLimitStore } from '../limits/limit-store.ts';
 import { openFileStore, openObjectStoreCheck } from '../storage/open-file-store.ts';
@@ -42,7 +44,7 @@ export function createAppContext(config: Config, database: Database, lifecycle?:
     database,
     keyring: createKeyring(config.secret),
     files,
-    engine: createEngine({ database, files, usage: addDocumentEvent }),
+    engine: createEngine({ database, files, usage: addDocumentEvent, embedder: indexingEmbedder(config.models, modelRegistry(config.models).embedder) }),
     objectStore: openObjectStoreCheck(config.storage),
     limits: openLimitStore(config, database),
     metrics: createMetrics(database),

@@ -17,6 +17,7 @@ import * as documentUsagePending from './016_document_usage_pending.ts';
 import * as sessions from './017_sessions.ts';
 import * as textStoredOnce from './018_text_stored_once.ts';
 import * as postingsByCollection from './019_postings_by_collection.ts';
+import * as vectors from './021_vectors.ts';
 
 /**
  * Migrations by name; Kysely runs them in name order. Each area adds its own file here
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '017_sessions': sessions,
   '018_text_stored_once': textStoredOnce,
   '019_postings_by_collection': postingsByCollection,
+  '021_vectors': vectors,
 };

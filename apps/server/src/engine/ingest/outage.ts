@@ -9,6 +9,14 @@ export class ObjectStoreUnreachable extends Error {
   }
 }
 
+/** The embedding provider failed while documents were being embedded: documents wait for it, none fails. */
+export class EmbedderUnreachable extends Error {
+  constructor(readonly cause: unknown) {
+    super(`The embedding provider could not embed: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'EmbedderUnreachable';
+  }
+}
+
 /** Reads through `read`, telling a missing object (rethrown as is) from a store that cannot be reached. */
 export async function readObject(read: (hash: string) => Promise<Buffer>, hash: string): Promise<Buffer> {
   try {
@@ -24,7 +32,7 @@ export async function readObject(read: (hash: string) => Promise<Buffer>, hash: 
  * Outages are told apart as everywhere else (dependencies.ts).
  */
 export function isDependencyDown(error: unknown): boolean {
-  return error instanceof ObjectStoreUnreachable || dependencyUnavailable(error) !== null;
+  return error instanceof ObjectStoreUnreachable || error instanceof EmbedderUnreachable || dependencyUnavailable(error) !== null;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { StorageConfig } from '../../config.ts';
+import type { ModelsConfig, StorageConfig } from '../../config.ts';
 import type { Engine } from '../engine.ts';
 
 export interface IngestThreadOptions {
@@ -10,6 +10,8 @@ export interface IngestThreadOptions {
   dataDir: string;
   databaseUrl?: string;
   storage: StorageConfig;
+  /** The operator's models: the thread builds its own embedder from them (the server's is not shareable). */
+  models: ModelsConfig;
   concurrency: number;
   /** This thread also keeps the write-ahead logs small (one thread of the server does; wal-checkpoint.ts). */
   checkpoints: boolean;
@@ -23,6 +25,7 @@ export interface IngestThreadData {
   dataDir: string;
   databaseUrl?: string;
   storage: StorageConfig;
+  models: ModelsConfig;
   concurrency: number;
   graceMs: number;
   checkpoints: boolean;
@@ -55,6 +58,7 @@ export function startIngestThread(options: IngestThreadOptions): { stop(): Promi
     dataDir: options.dataDir,
     databaseUrl: options.databaseUrl,
     storage: options.storage,
+    models: options.models,
     concurrency: options.concurrency,
     graceMs: STOP_GRACE_MS,
     checkpoints: options.checkpoints,

@@ -1,6 +1,7 @@
 import type { ModelProviderConfig, ModelsConfig } from '../../config.ts';
 import { type LocalModelKind, missingModelFiles } from './local/local-model.ts';
 import { type LocalModelPool, localModelPool } from './local/pool.ts';
+import type { VectorEmbedder } from '../search/vectors.ts';
 import type { EmbedModel, RerankModel } from './model.ts';
 import type { CallOptions } from './providers/http.ts';
 import { cohereReranker, ollamaEmbedder, openAiEmbedder, teiEmbedder, teiReranker, zeroEntropyEmbedder, zeroEntropyReranker } from './providers/remote.ts';
@@ -35,6 +36,15 @@ export function configuredModels(config: ModelsConfig, callOptions: CallOptions 
       await Promise.all(pools.map((pool) => pool.close()));
     },
   };
+}
+
+/**
+ * The embedder an engine indexes and searches with (search/vectors.ts): the configured embedding
+ * model, named by its provider and model (what a collection's vectors record); null without one.
+ */
+export function indexingEmbedder(config: ModelsConfig, model: EmbedModel | null): VectorEmbedder | null {
+  if (!config.embedding || !model) return null;
+  return { name: `${config.embedding.provider}:${config.embedding.model ?? model.id}`, model };
 }
 
 function remote(config: ModelProviderConfig, callOptions: CallOptions) {

@@ -9,9 +9,11 @@ import { expandedQuery } from './query-expansion.ts';
 import { deleteSnippetsOf } from './snippet-deletion.ts';
 import { contentOfRow, slicedContent } from './slices.ts';
 import { sqliteSearchIndex } from './sqlite.ts';
-import type { DocumentHit, SearchIndex, WeightedTerm } from './types.ts';
+import type { DocumentHit, SearchIndex, SearchRequest, WeightedTerm } from './types.ts';
+import { queryVector, type VectorEmbedder } from './vectors.ts';
 
 export type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit, WeightedTerm } from './types.ts';
+export type { VectorEmbedder } from './vectors.ts';
 
 /** Search as the domain uses it: the backend's index, and what every backend shares. */
 export interface SearchEngine extends SearchIndex {
@@ -33,21 +35,29 @@ export interface PageOfDocument {
 
 /**
  * The search engine of one database handle on `backend`: one index, made here once. Each query
- * answered is noted in `activity`, which ingestion paces itself by.
+ * answered is noted in `activity`, which ingestion paces itself by. With an `embedder`, documents
+ * are embedded as they are indexed and searches are hybrid (vectors.ts); without one, nothing of
+ * that runs.
  */
-export function createSearchEngine(database: Database, backend: Backend, activity: SearchActivity): SearchEngine {
-  const index: SearchIndex = backend === 'postgres' ? postgresSearchIndex(database) : sqliteSearchIndex(database);
+export function createSearchEngine(database: Database, backend: Backend, activity: SearchActivity, embedder: VectorEmbedder | null = null): SearchEngine {
+  const index: SearchIndex = backend === 'postgres' ? postgresSearchIndex(database, embedder) : sqliteSearchIndex(database, embedder);
   const answered = <T>(result: Promise<T>) => result.finally(() => activity.noteAnswered());
+  // The query's vector; without one (no embedder, the provider down) the search is lexical.
+  const withVector = async <Request extends SearchRequest>(request: Request): Promise<Request> => {
+    const vector = embedder && request.query.trim() !== '' ? await queryVector(embedder, request.query) : null;
+    return vector ? { ...request, vector } : request;
+  };
   return {
-    topDocuments: (request) => answered(index.topDocuments(request)),
-    topPages: (request) => answered(index.topPages(request)),
-    topSnippets: (request) => answered(index.topSnippets(request)),
+    topDocuments: (request) => answered(withVector(request).then((r) => index.topDocuments(r))),
+    topPages: (request) => answered(withVector(request).then((r) => index.topPages(r))),
+    topSnippets: (request) => answered(withVector(request).then((r) => index.topSnippets(r))),
     commonTerms: (...args) => index.commonTerms(...args),
     indexDocuments: (documentIds) => index.indexDocuments(documentIds),
     createCollection: (collectionId) => index.createCollection(collectionId),
     dropCollections: (collectionIds) => index.dropCollections(collectionIds),
     applyDeletions: () => index.applyDeletions(),
     upkeepStep: () => index.upkeepStep(),
+    vectorsAvailable: () => index.vectorsAvailable(),
     filteredDocuments: (collectionId, filter, k) => answered(filteredDocuments(database, collectionId, filter, k)),
     expandedQuery: (collectionId, query, filter) => expandedQuery(index, collectionId, query, filter),
     deleteSnippetsOf: (documentIds) => deleteSnippetsOf(database.db, documentIds),

@@ -9,6 +9,8 @@ import { bm25Sql, canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, ran
 import type { FilterNode } from './filter-node.ts';
 import { contentOfRow, type PageSlice, pageContent, snippetContent } from './slices.ts';
 import type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
+import { postgresVectors } from './postgres-vectors.ts';
+import { FUSION_DEPTH, hybridHits, type VectorEmbedder } from './vectors.ts';
 
 /** A search's values, the parameters of its statement. */
 interface SearchValues extends Record<string, unknown> {
@@ -29,7 +31,7 @@ interface SearchValues extends Record<string, unknown> {
 const KEYS_KEPT = 10_000;
 
 /** A posting's granularity (migration 011): a smallint in each of the many rows and in their key. */
-const GRANULARITY_CODES: Record<Granularity, number> = { documents: 0, pages: 1, coarse: 2, fine: 3 };
+export const GRANULARITY_CODES: Record<Granularity, number> = { documents: 0, pages: 1, coarse: 2, fine: 3 };
 
 /**
  * A collection's postings table (migration 019): each collection's postings in a table of their
@@ -134,46 +136,63 @@ const LOCK_NOT_AVAILABLE = '55P03';
  * and rows belong to their document (`documents.seq`) and go with it: a trigger on `documents`
  * deletes them in the deleting transaction (migration 011).
  */
-export function postgresSearchIndex(database: Database): SearchIndex {
+export function postgresSearchIndex(database: Database, embedder: VectorEmbedder | null = null): SearchIndex {
   const { db } = database;
+  const vectors = postgresVectors(db, embedder);
   const keys = new CollectionKeys(database);
   const context: SearchContext = { database, compiled: new CompiledOnce<SearchValues>(), keys };
   const paths = new DocumentPaths((documentIds) => onePipelined(database, compiledPaths(db, documentIds)));
 
   return {
-    async topDocuments(request) {
-      const rows = await search(
-        context,
+    topDocuments: (request) =>
+      ranked<DocumentHit & { weight: number }>(
         request,
-        'documents',
-        (values, kept, postings) => sql<DocumentHit & { weight: number }>`
+        (r) =>
+          search(
+            context,
+            r,
+            'documents',
+            (values, kept, postings) => sql<DocumentHit & { weight: number }>`
         ${withBestRows(values.kthOffset, best('documents', values, kept, postings))}
         select d.id as "documentId", d.path as path, d.metadata as metadata, t.weight as weight
         from t join documents d on d.seq = t."rowSeq" where ${canBeAmongK}`,
-      );
-      return rankHits(rows, request.k, (hit) => [hit.path]);
-    },
+          ),
+        () => vectors.nearest('documents', GRANULARITY_CODES, request, sql`d.id as "documentId", d.path as path, d.metadata as metadata`, sql`join documents d on d.seq = t.row_seq`),
+        (hit) => [hit.path],
+      ),
     async topPages(request) {
       const content = request.includeContent ? contentOfRow('p') : sql`null`;
-      const rows = await search(context, request, `pages ${request.includeContent} ${request.includeMetadata}`, (values, kept, postings) => {
-        const document = documentColumns(request.includeMetadata, 'p');
-        return sql<PageHit & PageSlice & { weight: number }>`
+      const lexical = async (r: SearchRequest) =>
+        paths.withPaths(
+          await search(context, r, `pages ${request.includeContent} ${request.includeMetadata}`, (values, kept, postings) => {
+            const document = documentColumns(request.includeMetadata, 'p');
+            return sql<PageHit & PageSlice & { weight: number }>`
         ${withBestRows(values.kthOffset, best('pages', values, kept, postings))}
         select ${document.columns}, p.page_index as "pageIndex", ${content} as content, p.start_index as "sliceStart", p.end_index as "sliceEnd", t.weight as weight
         from t join pages p on p.seq = t."rowSeq" ${document.join} where ${canBeAmongK}`;
-      });
-      return rankHits(await paths.withPaths(rows), request.k, (hit) => [hit.path, hit.pageIndex]).map((hit) => pageContent(hit, request.includeContent));
+          }),
+        );
+      const columns = sql`${documentOf('p.page_index as "pageIndex"', request.includeMetadata)}, ${content} as content, p.start_index as "sliceStart", p.end_index as "sliceEnd"`;
+      const join = sql`join pages p on p.seq = t.row_seq join documents d on d.id = p.document_id`;
+      const hits = await ranked<PageHit & PageSlice & { weight: number }>(request, lexical, () => vectors.nearest('pages', GRANULARITY_CODES, request, columns, join), (hit) => [hit.path, hit.pageIndex]);
+      return hits.map((hit) => pageContent(hit, request.includeContent));
     },
     async topSnippets(request) {
-      const rows = await search(context, request, `${request.granularity} ${request.includeMetadata}`, (values, kept, postings) => {
-        const document = documentColumns(request.includeMetadata, 'c');
-        return sql<SnippetHit & { weight: number }>`
+      const lexical = async (r: SearchRequest) =>
+        paths.withPaths(
+          await search(context, r, `${request.granularity} ${request.includeMetadata}`, (values, kept, postings) => {
+            const document = documentColumns(request.includeMetadata, 'c');
+            return sql<SnippetHit & { weight: number }>`
         ${withBestRows(values.kthOffset, best(request.granularity, values, kept, postings))}
         select ${document.columns}, c.start_index as "startIndex", c.end_index as "endIndex",
                c.page_start as "pageStart", c.page_end as "pageEnd", ${contentOfRow('c')} as content, t.weight as weight
         from t join chunks c on c.seq = t."rowSeq" ${document.join} where ${canBeAmongK}`;
-      });
-      return rankHits(await paths.withPaths(rows), request.k, (hit) => [hit.path, hit.startIndex]).map(snippetContent);
+          }),
+        );
+      const columns = sql`${documentOf('c.start_index as "startIndex"', request.includeMetadata)}, c.end_index as "endIndex", c.page_start as "pageStart", c.page_end as "pageEnd", ${contentOfRow('c')} as content`;
+      const join = sql`join chunks c on c.seq = t.row_seq join documents d on d.id = c.document_id`;
+      const hits = await ranked<SnippetHit & { weight: number }>(request, lexical, () => vectors.nearest(request.granularity, GRANULARITY_CODES, request, columns, join), (hit) => [hit.path, hit.startIndex]);
+      return hits.map(snippetContent);
     },
     async commonTerms(collectionId, granularity, terms, share) {
       const collectionKey = terms.length === 0 ? null : (keys.kept(collectionId) ?? (await keys.read(collectionId)));
@@ -189,6 +208,8 @@ export function postgresSearchIndex(database: Database): SearchIndex {
       return new Set(common.rows.map((row) => row.term));
     },
     async indexDocuments(documentIds) {
+      // Vectors first: the provider down, nothing of the batch is written before it is handed back.
+      await vectors.index(documentIds);
       await createPostingsTablesOf(db, documentIds);
       await db.transaction().execute((trx) => indexPostgresDocuments(trx, documentIds));
     },
@@ -208,8 +229,28 @@ export function postgresSearchIndex(database: Database): SearchIndex {
     },
     // PostgreSQL's B-trees need no merging; its planner needs statistics, and index-only scans a visibility map.
     upkeepStep: () => vacuumStaleTables(db),
+    vectorsAvailable: () => vectors.available(),
   };
 }
+
+/**
+ * The k best hits: BM25's, or with a query vector, BM25's and the nearest rows' fused
+ * (vectors.ts); `lexical` gives rows with their paths, `nearest` the vector rows.
+ */
+async function ranked<Row extends { weight: number }>(
+  request: SearchRequest,
+  lexical: (request: SearchRequest) => Promise<Row[]>,
+  nearest: () => Promise<Row[]>,
+  place: (hit: Row) => (string | number)[],
+): Promise<(Omit<Row, 'weight'> & { score: number })[]> {
+  if (!request.vector) return rankHits(await lexical(request), request.k, place);
+  const [lexicalRows, vectorRows] = await Promise.all([lexical({ ...request, k: Math.max(request.k, FUSION_DEPTH) }), nearest()]);
+  return hybridHits(lexicalRows, vectorRows, request.k, place);
+}
+
+/** A vector hit's document columns, then `alias` (its own first column). */
+const documentOf = (alias: string, includeMetadata: boolean) =>
+  sql`d.id as "documentId", d.path as path, ${includeMetadata ? sql`d.metadata` : sql`null`} as metadata, ${sql.raw(alias)}`;
 
 /** What a search reads with: the handle, unfiltered searches' statements compiled once per shape (compiled-once.ts), the collections' keys. */
 interface SearchContext {

@@ -88,7 +88,8 @@ export function rankHits<Hit extends { weight: number }>(hits: Hit[], k: number,
   });
 }
 
-function comparePlaces(a: (string | number)[], b: (string | number)[]): number {
+/** Rows' places (path, then page or start index) compared as JavaScript strings and numbers. */
+export function comparePlaces(a: (string | number)[], b: (string | number)[]): number {
   for (let i = 0; i < a.length; i++) {
     const x = a[i]!;
     const y = b[i]!;

@@ -64,10 +64,21 @@ const reader = (file) => {
   const connection = new SQLite(workerData.databasePath, { readonly: true, fileMustExist: true });
   connection.pragma('busy_timeout = 5000');
   connection.prepare('attach database ? as search').run(file);
+  connection.function('vector_similarity', { deterministic: true }, vectorSimilarity);
   const opened = { connection, inode, statedAt: now, statements: new Map(), setups: new Set() };
   open.set(file, opened);
   if (open.size > OPEN_FILES) close(open.keys().next().value);
   return opened;
+};
+// The dot product of two stored vectors (unit vectors: their cosine), null for vectors of different sizes.
+const floats = (blob) => (blob.byteOffset % 4 === 0 ? new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength >> 2) : new Float32Array(new Uint8Array(blob).buffer));
+const vectorSimilarity = (a, b) => {
+  if (!a || !b || a.length !== b.length) return null;
+  const x = floats(a);
+  const y = floats(b);
+  let dot = 0;
+  for (let i = 0; i < x.length; i++) dot += x[i] * y[i];
+  return dot;
 };
 const answer = ({ id, file, text, parameters, setup }) => {
   try {
@@ -86,7 +97,9 @@ const answer = ({ id, file, text, parameters, setup }) => {
       collection.statements.set(text, prepared);
     }
     // Rows as arrays and their column names: copying objects between threads costs more.
-    return { id, columns: prepared.columns, rows: prepared.statement.all(...parameters) };
+    // A Buffer (a vector) comes through postMessage as a plain Uint8Array, which the driver does not bind.
+    const bound = parameters.map((value) => (value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value));
+    return { id, columns: prepared.columns, rows: prepared.statement.all(...bound) };
   } catch (error) {
     return { id, error: { message: String(error && error.message), code: error && error.code } };
   }

@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { COLLECT_AFTER_CHARS, collectGarbage } from '../../memory.ts';
 import { whenUnlocked } from '../../db/sqlite-busy.ts';
 import { ANALYZED_ONCE_CHARS, analyze, analyzedText, type TextTerms, textTerms } from './analyzer.ts';
+import { EMBED_BATCH, EMBED_CHARS, embedderKey, embedDocuments, type VectorEmbedder, vectorBytes } from './vectors.ts';
 
 /**
  * SQLite search files: one per collection, in a folder beside the main database file and derived
@@ -38,6 +39,8 @@ export type Granularity = (typeof GRANULARITIES)[number];
 export const ftsTable = (granularity: Granularity): string => `fts_${granularity}`;
 /** The row lengths (in terms) of a granularity, rowid -> length. */
 export const lengthsTable = (granularity: Granularity): string => `rows_${granularity}`;
+/** The vectors of a granularity's rows (vectors.ts): rowid -> the embedder's key and its float32s. */
+export const vectorsTable = (granularity: Granularity): string => `vectors_${granularity}`;
 
 /**
  * The search file's format, its user_version: 2 since migration 018 (contentless FTS5 tables and
@@ -104,7 +107,8 @@ class RowTerms {
     return content.length > ANALYZED_ONCE_CHARS ? analyze(content) : this.small(granularity, row, content);
   }
 
-  private contentOf(granularity: Granularity, row: SourceRow): string {
+  /** The row's text (a document's is kept for its pages and snippets, which follow it). */
+  contentOf(granularity: Granularity, row: SourceRow): string {
     if (granularity !== 'documents') return (this.texts.get(row.document) ?? '').slice(row.start, row.end);
     this.texts.set(row.document, row.text);
     return row.text;
@@ -136,6 +140,11 @@ export interface SearchWriter {
    * last merge; false when none is left to merge.
    */
   mergeStep(): Promise<boolean>;
+  /**
+   * With an embedder: one bounded batch of rows, of a collection whose vectors are missing or
+   * came from another embedder, embedded again; false when none is left.
+   */
+  vectorStep(): Promise<boolean>;
   close(): void;
 }
 
@@ -147,9 +156,18 @@ interface CollectionWriter {
   /** These documents' rows of this collection, analyzed (before any lock is taken). */
   analyze(documents: string): Promise<AnalyzedRows>;
   write(documents: string, analyzed: AnalyzedRows, lastDeletion: number): void;
+  /** One batch of this collection's rows without a vector of `key` embedded; false when there was none. */
+  reembed(key: string): Promise<boolean>;
 }
-/** Per granularity, its rows: rowid, terms joined by spaces, and how many terms. */
-type AnalyzedRows = [number, string, number][][];
+/**
+ * Per granularity, its rows: rowid, terms joined by spaces, and how many terms; with an embedder,
+ * their vectors (rowid, embedder key, float32 bytes).
+ */
+interface AnalyzedRows {
+  terms: [number, string, number][][];
+  vectors: VectorRow[][];
+}
+type VectorRow = [number, string, Buffer];
 
 /** Files a writer keeps open: ingestion goes collection by collection, rarely through many at once. */
 const OPEN_WRITERS = 16;
@@ -161,7 +179,7 @@ const OPEN_WRITERS = 16;
 const MERGE_PAGES = 1000;
 
 /** The search files opened for writing, as collections need them. */
-export function openSearchWriter(sqlitePath: string): SearchWriter {
+export function openSearchWriter(sqlitePath: string, embedder: VectorEmbedder | null = null): SearchWriter {
   // The main file: which collections documents and deletions belong to; deletions applied.
   const main = new SQLite(sqlitePath, { fileMustExist: true, timeout: 0 });
   const clearDeletions = main.prepare('delete from search_deletions where id <= ?');
@@ -181,7 +199,7 @@ export function openSearchWriter(sqlitePath: string): SearchWriter {
       writers.set(collectionId, open);
       return open;
     }
-    const writer = await openCollectionWriter(sqlitePath, collectionId);
+    const writer = await openCollectionWriter(sqlitePath, collectionId, embedder);
     writers.set(collectionId, writer);
     if (writers.size > OPEN_WRITERS) {
       const [oldest, closing] = writers.entries().next().value!;
@@ -194,6 +212,7 @@ export function openSearchWriter(sqlitePath: string): SearchWriter {
     writers.get(collectionId)?.connection.close();
     writers.delete(collectionId);
   };
+  const vectorStep = vectorUpkeep(main, sqlitePath, embedder, (collection) => !!collectionExists.get(collection), writerOf);
 
   return {
     async index(documentIds) {
@@ -236,6 +255,7 @@ export function openSearchWriter(sqlitePath: string): SearchWriter {
       }
       return false;
     },
+    vectorStep,
     close() {
       for (const writer of writers.values()) writer.connection.close();
       writers.clear();
@@ -244,8 +264,39 @@ export function openSearchWriter(sqlitePath: string): SearchWriter {
   };
 }
 
+/**
+ * SearchWriter.vectorStep: the collections whose vectors may lack rows or come from another
+ * embedder (all at first, until each is found in line), one batch of one of them a step.
+ */
+function vectorUpkeep(
+  main: SQLite.Database,
+  sqlitePath: string,
+  embedder: VectorEmbedder | null,
+  exists: (collectionId: string) => boolean,
+  writerOf: (collectionId: string) => Promise<CollectionWriter>,
+): () => Promise<boolean> {
+  const allCollections = main.prepare<[], string>('select id from collections').pluck();
+  let unembedded: Set<string> | null = null;
+  let currentKey: string | null = null;
+  return async () => {
+    if (!embedder) return false;
+    unembedded ??= new Set(allCollections.all());
+    for (const collection of unembedded) {
+      if (!exists(collection) || !existsSync(searchFilePath(sqlitePath, collection))) {
+        unembedded.delete(collection);
+        continue;
+      }
+      // The embedder's key (its dimensions) from a first embedding.
+      currentKey ??= embedderKey(embedder, (await embedDocuments(embedder, ['dimensions']))[0]!.length);
+      if (await (await writerOf(collection)).reembed(currentKey)) return true;
+      unembedded.delete(collection);
+    }
+    return false;
+  };
+}
+
 /** Opens (creating when missing) a collection's search file and prepares its write. */
-async function openCollectionWriter(sqlitePath: string, collectionId: string): Promise<CollectionWriter> {
+async function openCollectionWriter(sqlitePath: string, collectionId: string, embedder: VectorEmbedder | null): Promise<CollectionWriter> {
   mkdirSync(searchDirectory(sqlitePath), { recursive: true });
   // No busy timeout: waits for the lock happen in whenUnlocked, between event-loop turns.
   const connection = new SQLite(searchFilePath(sqlitePath, collectionId), { timeout: 0 });
@@ -280,13 +331,17 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string): P
   // The write lock is taken by a plain row update first, so a busy file refuses the transaction
   // before any indexing work. Not `begin immediate`: that would lock the main file too.
   const takeLock = connection.prepare('update index_writes set writes = writes + 1');
+  const vectors = vectorWriter(connection, embedder, () => takeLock.run());
   // Rows a page at a time, documents first (RowTerms).
   const analyzeRows = async (documents: string): Promise<AnalyzedRows> => {
     const terms = new RowTerms();
-    const analyzed: AnalyzedRows = [];
+    const analyzed: AnalyzedRows['terms'] = [];
+    // With an embedder, each row's text as it is embedded (its opening).
+    const texts: [number, string][][] = [];
     let large = false;
     for (const [i, statement] of rowsOf.entries()) {
       const granularity: [number, string, number][] = [];
+      const granularityTexts: [number, string][] = [];
       for (let after = 0; ; ) {
         const page = statement.all(documents, after);
         if (page.length === 0) break;
@@ -294,21 +349,26 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string): P
           large ||= row.text.length >= COLLECT_AFTER_CHARS;
           const rowTerms = await terms.of(GRANULARITIES[i]!, row);
           granularity.push([row.rowid, rowTerms.join(' '), rowTerms.length]);
+          if (embedder) granularityTexts.push([row.rowid, terms.contentOf(GRANULARITIES[i]!, row).slice(0, EMBED_CHARS)]);
         }
         after = page.at(-1)!.rowid;
       }
       analyzed.push(granularity);
+      texts.push(granularityTexts);
       // The rows of a large document read for this granularity are garbage now, a hundred MB
       // and more that V8 would keep beside the next granularity's until its heap filled.
       if (large) collectGarbage();
     }
-    return analyzed;
+    return { terms: analyzed, vectors: await vectors.embed(texts) };
   };
   const write = connection.transaction((documents: string, analyzed: AnalyzedRows, last: number) => {
     takeLock.run();
     for (const remove of applyDeletions) remove(last);
     replaceDocuments(documents);
-    GRANULARITIES.forEach((granularity, i) => rows.insert(granularity, analyzed[i]!));
+    GRANULARITIES.forEach((granularity, i) => {
+      rows.insert(granularity, analyzed.terms[i]!);
+      vectors.insert(granularity, analyzed.vectors[i] ?? []);
+    });
   });
   // Each write adds segments to the tables that FTS5 merges only in part; a query looks a term
   // up in every segment, so after a burst of writes it pays for each (fine snippets at 10 MB:
@@ -326,7 +386,75 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string): P
     }
     return false;
   });
-  return { connection, merge, analyze: analyzeRows, write };
+  return { connection, merge, analyze: analyzeRows, write, reembed: vectors.reembed };
+}
+
+/**
+ * Where a collection's vectors are written: at indexing, beside its rows' postings, and again by
+ * upkeep for rows whose vectors are missing (indexed before an embedder was configured, or the
+ * file rebuilt) or came from another embedder. A row's text to embed is read from the main file,
+ * its opening only (EMBED_CHARS); an astral text's slice is cut here (slices.ts says why).
+ */
+function vectorWriter(connection: SQLite.Database, embedder: VectorEmbedder | null, takeLock: () => void) {
+  const inserts = GRANULARITIES.map((granularity) =>
+    connection.prepare(
+      `insert or replace into main.${vectorsTable(granularity)} (rowid, embedder, vector) select ?, ?, ? where exists (select 1 from main.${lengthsTable(granularity)} where rowid = ?)`,
+    ),
+  );
+  const stale = GRANULARITIES.map((granularity) =>
+    connection
+      .prepare<[string, number], number>(
+        `select l.rowid from main.${lengthsTable(granularity)} l left join main.${vectorsTable(granularity)} v on v.rowid = l.rowid where v.rowid is null or v.embedder <> ? limit ?`,
+      )
+      .pluck(),
+  );
+  const bounded = (r: string) =>
+    `case when d.text_astral = 1 then substr(d.text, 1, ${r}.end_index) else substr(d.text, ${r}.start_index + 1, min(${r}.end_index - ${r}.start_index, ${EMBED_CHARS})) end`;
+  const ids = 'select value from json_each(?)';
+  const textSources: Record<Granularity, string> = {
+    documents: `select d.seq as rowid, substr(coalesce(d.text, ''), 1, ${EMBED_CHARS}) as content, 0 as start, ${EMBED_CHARS} as "end", 0 as astral from source.documents d where d.seq in (${ids})`,
+    pages: `select p.seq as rowid, ${bounded('p')} as content, p.start_index as start, p.end_index as "end", d.text_astral as astral from source.pages p join source.documents d on d.id = p.document_id where p.seq in (${ids})`,
+    coarse: `select c.seq as rowid, ${bounded('c')} as content, c.start_index as start, c.end_index as "end", d.text_astral as astral from source.chunks c join source.documents d on d.id = c.document_id where c.seq in (${ids})`,
+    fine: `select c.seq as rowid, ${bounded('c')} as content, c.start_index as start, c.end_index as "end", d.text_astral as astral from source.chunks c join source.documents d on d.id = c.document_id where c.seq in (${ids})`,
+  };
+  const texts = GRANULARITIES.map((granularity) =>
+    connection.prepare<[string], { rowid: number; content: string | null; start: number; end: number; astral: number }>(textSources[granularity]),
+  );
+  const insert = (granularity: Granularity, rows: VectorRow[]) => {
+    const statement = inserts[GRANULARITIES.indexOf(granularity)]!;
+    for (const row of rows) statement.run(...row, row[0]);
+  };
+  /** Per granularity, the vectors of these rows' texts. */
+  const embed = async (rowTexts: [number, string][][]): Promise<VectorRow[][]> => {
+    if (!embedder) return [];
+    const vectors = await embedDocuments(embedder, rowTexts.flat().map(([, text]) => text));
+    let next = 0;
+    return rowTexts.map((rows) =>
+      rows.map(([rowid]) => {
+        const vector = vectors[next++]!;
+        return [rowid, embedderKey(embedder, vector.length), vectorBytes(vector)];
+      }),
+    );
+  };
+  const writeVectors = connection.transaction((granularity: Granularity, rows: VectorRow[]) => {
+    takeLock();
+    insert(granularity, rows);
+  });
+  const reembed = async (key: string): Promise<boolean> => {
+    for (const [i, granularity] of GRANULARITIES.entries()) {
+      const rowids = stale[i]!.all(key, EMBED_BATCH);
+      if (rowids.length === 0) continue;
+      const rows = texts[i]!.all(JSON.stringify(rowids));
+      // Rows deleted from the main file and not yet from this one: the next deletions take them.
+      if (rows.length === 0) continue;
+      const rowTexts = rows.map(({ rowid, content, start, end, astral }): [number, string] => [rowid, (astral ? (content ?? '').slice(start, end) : (content ?? '')).slice(0, EMBED_CHARS)]);
+      const [embedded] = await embed([rowTexts]);
+      await whenUnlocked(() => writeVectors(granularity, embedded ?? []));
+      return true;
+    }
+    return false;
+  };
+  return { insert, embed, reembed };
 }
 
 /**
@@ -373,7 +501,9 @@ function rowWriter(connection: SQLite.Database) {
       );
       const stats = statements[granularity].stats;
       const forget = connection.prepare(`delete from ${lengths} where rowid in (${rowids})`);
+      const forgetVectors = connection.prepare(`delete from main.${vectorsTable(granularity)} where rowid in (${rowids})`);
       return (parameter) => {
+        forgetVectors.run(parameter);
         const { rows, tokens } = counted.get(parameter)!;
         if (rows === 0) return;
         postings.run(parameter);
@@ -392,6 +522,7 @@ function createTables(connection: SQLite.Database): void {
     // row is removed from the postings at once (contentless_delete).
     connection.exec(`create virtual table if not exists ${ftsTable(granularity)} using fts5(terms, content='', contentless_delete=1, tokenize='ascii')`);
     connection.exec(`create table if not exists ${lengthsTable(granularity)} (rowid integer primary key, length integer not null)`);
+    connection.exec(`create table if not exists ${vectorsTable(granularity)} (rowid integer primary key, embedder text not null, vector blob not null)`);
     connection.exec(`insert into stats (granularity, rows, tokens) select '${granularity}', 0, 0 where not exists (select 1 from stats where granularity = '${granularity}')`);
   }
   connection.pragma(`user_version = ${SEARCH_FORMAT}`);

@@ -6,10 +6,11 @@ import { analyze } from './analyzer.ts';
 import { type FilterCandidates, filterCandidates, filterSql } from './filter.ts';
 import { bm25Idf, bm25Sql, bm25TermWeight, canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
 import { defaultReaderThreads, openReaderPool, type ReaderPool } from './reader-pool.ts';
-import { ftsMatch, ftsTable, type Granularity, lengthsTable, openSearchWriter, type SearchWriter, searchFilePath } from './sqlite-file.ts';
+import { ftsMatch, ftsTable, type Granularity, lengthsTable, openSearchWriter, type SearchWriter, searchFilePath, vectorsTable } from './sqlite-file.ts';
 import type { FilterNode } from './filter-node.ts';
 import { contentSql, type PageSlice, pageContent, slicedContent, snippetContent } from './slices.ts';
 import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit, WeightedTerm } from './types.ts';
+import { FUSION_DEPTH, hybridHits, type VectorEmbedder, vectorBytes } from './vectors.ts';
 
 /**
  * SQLite: each collection's FTS5 tables and statistics in its own search file (see
@@ -20,12 +21,12 @@ import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit, Weig
  * match itself and several run at once, off the HTTP thread. The search files are written by
  * whoever indexes.
  */
-export function sqliteSearchIndex(database: Database): SearchIndex {
+export function sqliteSearchIndex(database: Database, embedder: VectorEmbedder | null = null): SearchIndex {
   // Opened by the first write: ingestion, or the server deleting collections.
   let writer: SearchWriter | null = null;
   const searchWriter = (): SearchWriter => {
     if (writer) return writer;
-    const opened = openSearchWriter(sqlitePathOf(database));
+    const opened = openSearchWriter(sqlitePathOf(database), embedder);
     beforeDestroy(database, () => opened.close());
     writer = opened;
     return opened;
@@ -47,37 +48,38 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
   };
 
   return {
-    async topDocuments(request) {
-      const rows = await top<DocumentHit & { weight: number }>(
+    topDocuments: (request) =>
+      ranked<DocumentHit & { weight: number }>(
         run,
         'documents',
         request,
         (rowid) => sql`join documents d on d.seq = ${sql.raw(rowid)}`,
         sql`d.id as documentId, d.path as path, d.metadata as metadata`,
-      );
-      return rankHits(rows, request.k, (hit) => [hit.path]);
-    },
+        (hit) => [hit.path],
+      ),
     async topPages(request) {
-      const rows = await top<PageHit & PageSlice & { weight: number }>(
+      const hits = await ranked<PageHit & PageSlice & { weight: number }>(
         run,
         'pages',
         request,
         (rowid) => sql`join pages p on p.seq = ${sql.raw(rowid)} join documents d on d.id = p.document_id`,
         sql`d.id as documentId, d.path as path, d.metadata as metadata, p.page_index as pageIndex,
             ${request.includeContent ? contentSql('d', 'p') : sql`null`} as content, p.start_index as sliceStart, p.end_index as sliceEnd`,
+        (hit) => [hit.path, hit.pageIndex],
       );
-      return rankHits(rows, request.k, (hit) => [hit.path, hit.pageIndex]).map((hit) => pageContent(hit, request.includeContent));
+      return hits.map((hit) => pageContent(hit, request.includeContent));
     },
     async topSnippets(request) {
-      const rows = await top<SnippetHit & { weight: number }>(
+      const hits = await ranked<SnippetHit & { weight: number }>(
         run,
         request.granularity,
         request,
         (rowid) => sql`join chunks c on c.seq = ${sql.raw(rowid)} join documents d on d.id = c.document_id`,
         sql`d.id as documentId, d.path as path, d.metadata as metadata, c.start_index as startIndex, c.end_index as endIndex,
             c.page_start as pageStart, c.page_end as pageEnd, ${contentSql('d', 'c')} as content`,
+        (hit) => [hit.path, hit.startIndex],
       );
-      return rankHits(rows, request.k, (hit) => [hit.path, hit.startIndex]).map(snippetContent);
+      return hits.map(snippetContent);
     },
     commonTerms: (...args) => commonTerms(run, ...args),
     indexDocuments: (documentIds) => searchWriter().index(documentIds),
@@ -85,12 +87,63 @@ export function sqliteSearchIndex(database: Database): SearchIndex {
     createCollection: async () => {},
     dropCollections: (collectionIds) => searchWriter().dropCollections(collectionIds),
     applyDeletions: () => searchWriter().index([]),
-    upkeepStep: async () => (writer ? writer.mergeStep() : false),
+    vectorsAvailable: async () => true,
+    // Merges first; then, with an embedder, vectors missing or of another embedder (the writer opened for them).
+    upkeepStep: async () => (writer ? await writer.mergeStep() : false) || (embedder ? searchWriter().vectorStep() : false),
   };
 }
 
 /** A query on a collection's reader connection (sqliteSearchIndex's `run`): `setup` runs once on each connection before it. */
 type Run = <Row>(collectionId: string, query: RawBuilder<unknown>, setup?: string) => Promise<Row[]>;
+
+/**
+ * The k best rows: by BM25 alone, or with a query vector, the lexical and vector rankings (each
+ * FUSION_DEPTH deep) fused (vectors.ts) when the collection has vectors of its embedder.
+ */
+async function ranked<Row extends { weight: number }>(
+  run: Run,
+  granularity: Granularity,
+  request: SearchRequest,
+  join: (rowid: string) => RawBuilder<unknown>,
+  columns: RawBuilder<unknown>,
+  place: (hit: Row) => (string | number)[],
+): Promise<(Omit<Row, 'weight'> & { score: number })[]> {
+  if (!request.vector) return rankHits(await top<Row>(run, granularity, request, join, columns), request.k, place);
+  const [lexical, vector] = await Promise.all([
+    top<Row>(run, granularity, { ...request, k: Math.max(request.k, FUSION_DEPTH) }, join, columns),
+    nearest<Row>(run, granularity, request, join, columns),
+  ]);
+  return hybridHits(lexical, vector, request.k, place);
+}
+
+/**
+ * The rows of a granularity nearest the request's vector among those of its embedder, best
+ * first, FUSION_DEPTH of them (or k): an exact scan of the collection's vectors on a reader
+ * thread (vector_similarity, reader-pool.ts). Filtered, every vector's row is joined and
+ * filtered before the best are taken.
+ */
+async function nearest<Row extends { weight: number }>(
+  run: Run,
+  granularity: Granularity,
+  request: SearchRequest,
+  join: (rowid: string) => RawBuilder<unknown>,
+  columns: RawBuilder<unknown>,
+): Promise<Row[]> {
+  const { values, embedder: key } = request.vector!;
+  const depth = Math.max(request.k, FUSION_DEPTH);
+  const table = sql.raw(`search.${vectorsTable(granularity)}`);
+  const similarity = sql`vector_similarity(v.vector, ${vectorBytes(values)})`;
+  if (request.filter) {
+    return run<Row>(
+      request.collectionId,
+      sql`select ${columns}, ${similarity} as weight from ${table} v ${join('v.rowid')} where v.embedder = ${key} and ${filterSql(request.filter)} order by weight desc limit ${depth}`,
+    );
+  }
+  return run<Row>(
+    request.collectionId,
+    sql`select ${columns}, t.weight as weight from (select v.rowid as rowid, ${similarity} as weight from ${table} v where v.embedder = ${key} order by weight desc limit ${depth}) t ${join('t.rowid')}`,
+  );
+}
 
 /**
  * The best rows of one granularity joined to their rows, best first, by the engine's BM25

@@ -1,4 +1,5 @@
 import type { FilterNode } from './filter-node.ts';
+import type { QueryVector } from './vectors.ts';
 
 /** An analyzed term (analyzer.ts) and its weight in a weighted query. */
 export interface WeightedTerm {
@@ -17,6 +18,11 @@ export interface SearchRequest {
    * by the sum over these terms of weight x that term's BM25, with the same statistics.
    */
   terms?: readonly WeightedTerm[];
+  /**
+   * The query's vector (vectors.ts), set by the search engine when an embedder is configured: the
+   * rows nearest it are fused with the lexical ranking, if the collection has vectors of its embedder.
+   */
+  vector?: QueryVector;
 }
 
 /** Rows of one granularity in a collection's index, and how many of them hold each term. */
@@ -85,4 +91,6 @@ export interface SearchIndex {
    * nothing is left to do.
    */
   upkeepStep(): Promise<boolean>;
+  /** Whether this database can keep vectors (PostgreSQL: pgvector was there when it migrated). */
+  vectorsAvailable(): Promise<boolean>;
 }
