@@ -17,21 +17,26 @@ const CHECK_EVERY_MS = 1000;
  */
 export const POSTGRES_WAL_LIMIT_BYTES = 128 * 1024 * 1024;
 
-/** A write-ahead log unchanged this long is checkpointed and truncated, whatever its size. */
-export const WAL_QUIET_MS = 5000;
+/**
+ * A write-ahead log of at least this size that grew by less than this in the last WAL_QUIET_MS
+ * (ingestion gone idle; a worker's heartbeat writes a page every 5 s) is checkpointed and
+ * truncated, whatever the limit.
+ */
+export const WAL_QUIET_BYTES = 1024 * 1024;
+export const WAL_QUIET_MS = 2000;
 
 /**
  * Keeps SQLite's write-ahead logs (the main file's and every collection's search file's) small while the server
  * runs. Automatic checkpoints are passive: under steady searches a reader always holds some old
  * frame, the log is never reset and grows with every write (10 GB seen under heavy ingestion).
  * Here a connection of its own checks each log's size every second and, past the limit, copies it
- * into its database and truncates it. A log no write has touched for `quietMs` (ingestion gone
- * idle) is truncated too: a reset log keeps its size, which would otherwise stay on the disk.
+ * into its database and truncates it. A log that stopped growing (WAL_QUIET_BYTES) is truncated
+ * too: a reset log keeps its size, which would otherwise stay on the disk once ingestion is idle.
  * It never waits: busy (a writer, or a reader holding a snapshot), it tries again at the next tick.
  * Run it in one thread that is not the HTTP thread (a checkpoint's copy is synchronous).
  * PostgreSQL's log is kept small another way (keepPostgresLogSmall).
  */
-export function keepWriteAheadLogsSmall(database: Database, options: { limitBytes?: number; quietMs?: number; log?: WalLog } = {}): { stop(): void } {
+export function keepWriteAheadLogsSmall(database: Database, options: { limitBytes?: number; quietBytes?: number; quietMs?: number; log?: WalLog } = {}): { stop(): void } {
   if (database.dialect === 'postgres') return keepPostgresLogSmall(database.db, options.limitBytes ?? POSTGRES_WAL_LIMIT_BYTES, options.log);
   if (!database.sqlitePath) return { stop() {} };
   const limitBytes = options.limitBytes ?? WAL_LIMIT_BYTES;
@@ -39,7 +44,7 @@ export function keepWriteAheadLogsSmall(database: Database, options: { limitByte
   const main = new SQLite(mainPath, { timeout: 0, fileMustExist: true });
   main.pragma(`journal_size_limit = ${limitBytes}`);
   const directory = searchDirectory(mainPath);
-  const due = dueLogs(limitBytes, options.quietMs ?? WAL_QUIET_MS);
+  const due = dueLogs(limitBytes, options.quietBytes ?? WAL_QUIET_BYTES, options.quietMs ?? WAL_QUIET_MS);
   const timer = setInterval(() => {
     const logs = [`${mainPath}-wal`, ...listing(directory).filter((name) => name.endsWith('.db-wal')).map((name) => join(directory, name))];
     for (const log of due(logs)) {
@@ -76,26 +81,24 @@ function truncate(connection: SQLite.Database): void {
 }
 
 /**
- * Of the logs it is given at each tick, those to truncate now: past the limit, or not empty and
- * untouched (same size and modification time) for `quietMs`.
+ * Of the logs it is given at each tick, those to truncate now: past the limit, or of at least
+ * `quietBytes` and grown by less than that in the last `quietMs`.
  */
-function dueLogs(limitBytes: number, quietMs: number): (logs: string[]) => string[] {
-  const seen = new Map<string, { size: number; mtimeMs: number; since: number }>();
+function dueLogs(limitBytes: number, quietBytes: number, quietMs: number): (logs: string[]) => string[] {
+  /** Each log's size when it last grew (or shrank) by `quietBytes`, and when. */
+  let seen = new Map<string, { size: number; since: number }>();
   return (logs) => {
     const now = Date.now();
     const due: string[] = [];
-    const current = new Map<string, { size: number; mtimeMs: number; since: number }>();
+    const current = new Map<string, { size: number; since: number }>();
     for (const log of logs) {
-      const stat = statSync(log, { throwIfNoEntry: false });
-      if (!stat || stat.size === 0) continue;
+      const size = statSync(log, { throwIfNoEntry: false })?.size ?? 0;
       const before = seen.get(log);
-      const unchanged = before !== undefined && before.size === stat.size && before.mtimeMs === stat.mtimeMs;
-      const state = { size: stat.size, mtimeMs: stat.mtimeMs, since: unchanged ? before.since : now };
+      const state = before && Math.abs(size - before.size) < quietBytes ? before : { size, since: now };
       current.set(log, state);
-      if (stat.size > limitBytes || now - state.since >= quietMs) due.push(log);
+      if (size > limitBytes || (size >= quietBytes && now - state.since >= quietMs)) due.push(log);
     }
-    seen.clear();
-    for (const [log, state] of current) seen.set(log, state);
+    seen = current;
     return due;
   };
 }
