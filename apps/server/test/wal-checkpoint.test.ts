@@ -50,6 +50,26 @@ describe.runIf(process.env.SIFT_TEST_DIALECT !== 'postgres')('write-ahead logs',
     const search = await h.call('/v1/queries/top-documents', { collection_name: 'birds', query: 'gulls quay', k: 10 }, f.keyA);
     expect(search.body.results).toHaveLength(5);
   });
+
+  test('a log under the limit is truncated once it stops growing, and searches still answer', async () => {
+    await h.call('/v1/collections/add-collection', { collection_name: 'herons' }, f.keyA);
+    for (let i = 0; i < 3; i++) {
+      const text = `heron ${i}: standing still in the reeds of the estuary.`;
+      expect((await h.call('/v1/documents/add-document', { collection_name: 'herons', path: `${i}.txt`, content: { type: 'text', text } }, f.keyA)).status).toBe(201);
+    }
+    await f.workers.idle();
+    const logs = () => [`${h.database.sqlitePath!}-wal`, ...readdirSync(searchDirectory(h.database.sqlitePath!)).filter((name) => name.endsWith('.db-wal')).map((name) => join(searchDirectory(h.database.sqlitePath!), name))];
+    expect(logs().some((log) => size(log) > 0)).toBe(true);
+
+    const checkpoints = keepWriteAheadLogsSmall(h.database, { quietBytes: 1, quietMs: 1000 });
+    try {
+      await expect.poll(() => logs().map(size), { timeout: 15_000, interval: 200 }).toEqual(logs().map(() => 0));
+    } finally {
+      checkpoints.stop();
+    }
+    const search = await h.call('/v1/queries/top-documents', { collection_name: 'herons', query: 'estuary reeds', k: 10 }, f.keyA);
+    expect(search.body.results).toHaveLength(3);
+  });
 });
 
 /**

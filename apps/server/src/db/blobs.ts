@@ -1,23 +1,34 @@
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from './schema.ts';
+
+const compress = promisify(gzip);
+const decompress = promisify(gunzip);
 
 /**
  * Raw files kept in the database (`blobs`): all of them on PostgreSQL without an object store
  * (every server and worker reads what any of them wrote), the small ones on SQLite. Each takes
- * the database or the transaction it runs in.
+ * the database or the transaction it runs in. A file is stored gzipped when that makes it
+ * smaller (text, most uploads, to about a third), so a row whose bytes are fewer than its `size`
+ * (the file's) is gzipped; its hash stays that of the file.
  */
 export async function writeBlob(db: Kysely<DB>, hash: string, bytes: Buffer): Promise<void> {
+  const gzipped = await compress(bytes);
   await db
     .insertInto('blobs')
-    .values({ hash, bytes, size: bytes.length, created_at: new Date().toISOString() })
+    .values({ hash, bytes: gzipped.length < bytes.length ? gzipped : bytes, size: bytes.length, created_at: new Date().toISOString() })
     .onConflict((conflict) => conflict.column('hash').doNothing())
     .execute();
 }
 
 export async function readBlob(db: Kysely<DB>, hash: string): Promise<Buffer | null> {
-  const row = await db.selectFrom('blobs').select('bytes').where('hash', '=', hash).executeTakeFirst();
-  return row?.bytes ?? null;
+  const row = await db.selectFrom('blobs').select(['bytes', 'size']).where('hash', '=', hash).executeTakeFirst();
+  return row ? asWritten(row.bytes, Number(row.size)) : null;
 }
+
+/** The file's bytes from a row's: gunzipped when fewer than the file's size (writeBlob). */
+const asWritten = (stored: Buffer, size: number): Promise<Buffer> | Buffer => (stored.length < size ? decompress(stored) : stored);
 
 /** Bytes of a blob read at once by readBlobInSlices. */
 export const BLOB_SLICE_BYTES = 4 * 1024 * 1024;
@@ -29,19 +40,19 @@ export const BLOB_SLICE_BYTES = 4 * 1024 * 1024;
  * (in process, three reads each, from 200 MB before). Slices bound the extra to a few of them.
  */
 export async function readBlobInSlices(db: Kysely<DB>, hash: string): Promise<Buffer | null> {
-  const found = await db.selectFrom('blobs').select('size').where('hash', '=', hash).executeTakeFirst();
-  if (!found) return null;
-  const size = Number(found.size);
-  if (size <= BLOB_SLICE_BYTES) return readBlob(db, hash);
-  const bytes = Buffer.allocUnsafe(size);
-  for (let offset = 0; offset < size; offset += BLOB_SLICE_BYTES) {
+  const { rows: found } = await sql<{ size: number; stored: number }>`select size, length(bytes) as stored from blobs where hash = ${hash}`.execute(db);
+  if (!found[0]) return null;
+  const stored = Number(found[0].stored);
+  if (stored <= BLOB_SLICE_BYTES) return readBlob(db, hash);
+  const bytes = Buffer.allocUnsafe(stored);
+  for (let offset = 0; offset < stored; offset += BLOB_SLICE_BYTES) {
     const { rows } = await sql<{ part: Buffer }>`select substring(bytes from ${offset + 1} for ${BLOB_SLICE_BYTES}) as part from blobs where hash = ${hash}`.execute(db);
     const part = rows[0]?.part;
     // Blobs are written once under their content's hash: a shorter one was deleted meanwhile.
-    if (!part || part.length !== Math.min(BLOB_SLICE_BYTES, size - offset)) return null;
+    if (!part || part.length !== Math.min(BLOB_SLICE_BYTES, stored - offset)) return null;
     part.copy(bytes, offset);
   }
-  return bytes;
+  return asWritten(bytes, Number(found[0].size));
 }
 
 export async function blobExists(db: Kysely<DB>, hash: string): Promise<boolean> {

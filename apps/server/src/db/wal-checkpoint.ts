@@ -18,36 +18,44 @@ const CHECK_EVERY_MS = 1000;
 export const POSTGRES_WAL_LIMIT_BYTES = 128 * 1024 * 1024;
 
 /**
+ * A write-ahead log of at least this size that grew by less than this in the last WAL_QUIET_MS
+ * (ingestion gone idle; a worker's heartbeat writes a page every 5 s) is checkpointed and
+ * truncated, whatever the limit.
+ */
+export const WAL_QUIET_BYTES = 1024 * 1024;
+export const WAL_QUIET_MS = 2000;
+
+/**
  * Keeps SQLite's write-ahead logs (the main file's and every collection's search file's) small while the server
  * runs. Automatic checkpoints are passive: under steady searches a reader always holds some old
  * frame, the log is never reset and grows with every write (10 GB seen under heavy ingestion).
  * Here a connection of its own checks each log's size every second and, past the limit, copies it
- * into its database and truncates it. It never waits: busy, it tries again at the next tick.
+ * into its database and truncates it. A log that stopped growing (WAL_QUIET_BYTES) is truncated
+ * too: a reset log keeps its size, which would otherwise stay on the disk once ingestion is idle.
+ * It never waits: busy (a writer, or a reader holding a snapshot), it tries again at the next tick.
  * Run it in one thread that is not the HTTP thread (a checkpoint's copy is synchronous).
  * PostgreSQL's log is kept small another way (keepPostgresLogSmall).
  */
-export function keepWriteAheadLogsSmall(database: Database, options: { limitBytes?: number; log?: WalLog } = {}): { stop(): void } {
+export function keepWriteAheadLogsSmall(database: Database, options: { limitBytes?: number; quietBytes?: number; quietMs?: number; log?: WalLog } = {}): { stop(): void } {
   if (database.dialect === 'postgres') return keepPostgresLogSmall(database.db, options.limitBytes ?? POSTGRES_WAL_LIMIT_BYTES, options.log);
   if (!database.sqlitePath) return { stop() {} };
   const limitBytes = options.limitBytes ?? WAL_LIMIT_BYTES;
-  const main = new SQLite(database.sqlitePath, { timeout: 0, fileMustExist: true });
+  const mainPath = database.sqlitePath;
+  const main = new SQLite(mainPath, { timeout: 0, fileMustExist: true });
   main.pragma(`journal_size_limit = ${limitBytes}`);
-  const directory = searchDirectory(database.sqlitePath);
-  const checkpoint = (connection: SQLite.Database) => {
-    try {
-      connection.pragma('wal_checkpoint(TRUNCATE)');
-    } catch {
-      // SQLITE_BUSY: another checkpoint runs, or a writer holds the lock; next tick.
-    }
-  };
+  const directory = searchDirectory(mainPath);
+  const due = dueLogs(limitBytes, options.quietBytes ?? WAL_QUIET_BYTES, options.quietMs ?? WAL_QUIET_MS);
   const timer = setInterval(() => {
-    if (sizeOf(`${database.sqlitePath}-wal`) > limitBytes) checkpoint(main);
-    // Search files come and go with their collections: a connection only for the one that grew.
-    for (const name of listing(directory)) {
-      if (!name.endsWith('.db-wal') || sizeOf(join(directory, name)) <= limitBytes) continue;
+    const logs = [`${mainPath}-wal`, ...listing(directory).filter((name) => name.endsWith('.db-wal')).map((name) => join(directory, name))];
+    for (const log of due(logs)) {
+      if (log === `${mainPath}-wal`) {
+        truncate(main);
+        continue;
+      }
+      // Search files come and go with their collections: a connection only for the one due.
       try {
-        const connection = new SQLite(join(directory, name.slice(0, -'-wal'.length)), { timeout: 0, fileMustExist: true });
-        checkpoint(connection);
+        const connection = new SQLite(log.slice(0, -'-wal'.length), { timeout: 0, fileMustExist: true });
+        truncate(connection);
         connection.close();
       } catch {
         // The collection was deleted meanwhile.
@@ -60,6 +68,38 @@ export function keepWriteAheadLogsSmall(database: Database, options: { limitByte
       clearInterval(timer);
       main.close();
     },
+  };
+}
+
+function truncate(connection: SQLite.Database): void {
+  try {
+    // Returns busy = 1 without truncating while a reader holds a snapshot: the log stays due.
+    connection.pragma('wal_checkpoint(TRUNCATE)');
+  } catch {
+    // SQLITE_BUSY: another checkpoint runs, or a writer holds the lock; next tick.
+  }
+}
+
+/**
+ * Of the logs it is given at each tick, those to truncate now: past the limit, or of at least
+ * `quietBytes` and grown by less than that in the last `quietMs`.
+ */
+function dueLogs(limitBytes: number, quietBytes: number, quietMs: number): (logs: string[]) => string[] {
+  /** Each log's size when it last grew (or shrank) by `quietBytes`, and when. */
+  let seen = new Map<string, { size: number; since: number }>();
+  return (logs) => {
+    const now = Date.now();
+    const due: string[] = [];
+    const current = new Map<string, { size: number; since: number }>();
+    for (const log of logs) {
+      const size = statSync(log, { throwIfNoEntry: false })?.size ?? 0;
+      const before = seen.get(log);
+      const state = before && Math.abs(size - before.size) < quietBytes ? before : { size, since: now };
+      current.set(log, state);
+      if (size > limitBytes || (size >= quietBytes && now - state.since >= quietMs)) due.push(log);
+    }
+    seen = current;
+    return due;
   };
 }
 
@@ -101,14 +141,6 @@ function keepPostgresLogSmall(db: Kysely<DB>, limitBytes: number, log?: WalLog):
   }, CHECK_EVERY_MS);
   timer.unref();
   return { stop: () => clearInterval(timer) };
-}
-
-function sizeOf(file: string): number {
-  try {
-    return statSync(file).size;
-  } catch {
-    return 0;
-  }
 }
 
 function listing(directory: string): string[] {
