@@ -51,20 +51,24 @@ export function sqliteSearchIndex(database: Database, embedder: VectorEmbedder |
     topDocuments: (request) =>
       ranked<DocumentHit & { weight: number }>(
         run,
-        'documents',
+        {
+          granularity: 'documents',
+          join: (rowid) => sql`join documents d on d.seq = ${sql.raw(rowid)}`,
+          columns: sql`d.id as documentId, d.path as path, d.metadata as metadata`,
+        },
         request,
-        (rowid) => sql`join documents d on d.seq = ${sql.raw(rowid)}`,
-        sql`d.id as documentId, d.path as path, d.metadata as metadata`,
         (hit) => [hit.path],
       ),
     async topPages(request) {
       const hits = await ranked<PageHit & PageSlice & { weight: number }>(
         run,
-        'pages',
-        request,
-        (rowid) => sql`join pages p on p.seq = ${sql.raw(rowid)} join documents d on d.id = p.document_id`,
-        sql`d.id as documentId, d.path as path, d.metadata as metadata, p.page_index as pageIndex,
+        {
+          granularity: 'pages',
+          join: (rowid) => sql`join pages p on p.seq = ${sql.raw(rowid)} join documents d on d.id = p.document_id`,
+          columns: sql`d.id as documentId, d.path as path, d.metadata as metadata, p.page_index as pageIndex,
             ${request.includeContent ? contentSql('d', 'p') : sql`null`} as content, p.start_index as sliceStart, p.end_index as sliceEnd`,
+        },
+        request,
         (hit) => [hit.path, hit.pageIndex],
       );
       return hits.map((hit) => pageContent(hit, request.includeContent));
@@ -72,11 +76,13 @@ export function sqliteSearchIndex(database: Database, embedder: VectorEmbedder |
     async topSnippets(request) {
       const hits = await ranked<SnippetHit & { weight: number }>(
         run,
-        request.granularity,
-        request,
-        (rowid) => sql`join chunks c on c.seq = ${sql.raw(rowid)} join documents d on d.id = c.document_id`,
-        sql`d.id as documentId, d.path as path, d.metadata as metadata, c.start_index as startIndex, c.end_index as endIndex,
+        {
+          granularity: request.granularity,
+          join: (rowid) => sql`join chunks c on c.seq = ${sql.raw(rowid)} join documents d on d.id = c.document_id`,
+          columns: sql`d.id as documentId, d.path as path, d.metadata as metadata, c.start_index as startIndex, c.end_index as endIndex,
             c.page_start as pageStart, c.page_end as pageEnd, ${contentSql('d', 'c')} as content`,
+        },
+        request,
         (hit) => [hit.path, hit.startIndex],
       );
       return hits.map(snippetContent);
@@ -96,22 +102,27 @@ export function sqliteSearchIndex(database: Database, embedder: VectorEmbedder |
 /** A query on a collection's reader connection (sqliteSearchIndex's `run`): `setup` runs once on each connection before it. */
 type Run = <Row>(collectionId: string, query: RawBuilder<unknown>, setup?: string) => Promise<Row[]>;
 
+/** The rows a search ranks: their granularity, how a hit's rowid joins to them, and the columns it reads. */
+interface RowsOf {
+  granularity: Granularity;
+  join: (rowid: string) => RawBuilder<unknown>;
+  columns: RawBuilder<unknown>;
+}
+
 /**
  * The k best rows: by BM25 alone, or with a query vector, the lexical and vector rankings (each
  * FUSION_DEPTH deep) fused (vectors.ts) when the collection has vectors of its embedder.
  */
 async function ranked<Row extends { weight: number }>(
   run: Run,
-  granularity: Granularity,
+  rows: RowsOf,
   request: SearchRequest,
-  join: (rowid: string) => RawBuilder<unknown>,
-  columns: RawBuilder<unknown>,
   place: (hit: Row) => (string | number)[],
 ): Promise<(Omit<Row, 'weight'> & { score: number })[]> {
-  if (!request.vector) return rankHits(await top<Row>(run, granularity, request, join, columns), request.k, place);
+  if (!request.vector) return rankHits(await top<Row>(run, rows, request), request.k, place);
   const [lexical, vector] = await Promise.all([
-    top<Row>(run, granularity, { ...request, k: Math.max(request.k, FUSION_DEPTH) }, join, columns),
-    nearest<Row>(run, granularity, request, join, columns),
+    top<Row>(run, rows, { ...request, k: Math.max(request.k, FUSION_DEPTH) }),
+    nearest<Row>(run, rows, request),
   ]);
   return hybridHits(lexical, vector, request.k, place);
 }
@@ -124,10 +135,8 @@ async function ranked<Row extends { weight: number }>(
  */
 async function nearest<Row extends { weight: number }>(
   run: Run,
-  granularity: Granularity,
+  { granularity, join, columns }: RowsOf,
   request: SearchRequest,
-  join: (rowid: string) => RawBuilder<unknown>,
-  columns: RawBuilder<unknown>,
 ): Promise<Row[]> {
   const { values, embedder: key } = request.vector!;
   const depth = Math.max(request.k, FUSION_DEPTH);
@@ -153,17 +162,15 @@ async function nearest<Row extends { weight: number }>(
  */
 async function top<Row extends { weight: number }>(
   run: Run,
-  granularity: Granularity,
+  { granularity, join, columns }: RowsOf,
   request: SearchRequest,
-  join: (rowid: string) => RawBuilder<unknown>,
-  columns: RawBuilder<unknown>,
 ): Promise<Row[]> {
   const terms = rankingTerms(request);
   if (terms.length === 0) return [];
   const limit = rowsLimit(request.k);
   const setup = vocabularies(granularity);
   if (request.filter) {
-    const selective = await selectiveTop<Row>(run, granularity, request, terms, join, columns);
+    const selective = await selectiveTop<Row>(run, { granularity, join, columns }, request, terms);
     if (selective) return selective;
     return run<Row>(
       request.collectionId,
@@ -186,11 +193,9 @@ async function top<Row extends { weight: number }>(
  */
 async function selectiveTop<Row extends { weight: number }>(
   run: Run,
-  granularity: Granularity,
+  { granularity, join, columns }: RowsOf,
   request: SearchRequest,
   terms: WeightedTerm[],
-  join: (rowid: string) => RawBuilder<unknown>,
-  columns: RawBuilder<unknown>,
 ): Promise<Row[] | null> {
   const candidates = filterCandidates(request.filter!, request.collectionId);
   if (!candidates) return null;
