@@ -145,15 +145,15 @@ describe('hybrid search over an embedding provider', () => {
     expect(paths(await search('top-documents', { query: 'automobile' }))).not.toContain('van.txt');
   });
 
-  // SQLite: PostgreSQL re-embeds no collection yet (and a second harness there gets a fresh schema).
-  test.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('another embedding model re-embeds the collection in the background; searches answer meanwhile', async () => {
+  test('another embedding model re-embeds the collection in the background; searches answer meanwhile', async () => {
     // Under m1, "marine" and "sea" share no concept: the sea ties with the tyres (neither holds a concept m1 knows).
     const scores = async () => (await search('top-documents', { query: 'marine' })).body.results as { path: string; score: number }[];
     const before = await scores();
     expect(before[0]!.score).toBe(before[1]!.score);
     await f.workers.stop();
     await h.close();
-    h = await startHarness(env('m2'));
+    // The same database: on PostgreSQL, the first harness's schema.
+    h = await startHarness({ ...env('m2'), ...(h.config.databaseUrl ? { DATABASE_URL: h.config.databaseUrl } : {}) });
     // Before any vector of m2 is in, the search answers, lexically: nothing matches "marine".
     let found = await scores();
     expect(found).toEqual([]);

@@ -15,6 +15,12 @@ export interface PostgresVectors {
   available(): Promise<boolean>;
   /** Embeds these documents' rows and writes their vectors in place of older ones. */
   index(documentIds: string[]): Promise<void>;
+  /**
+   * One batch of re-embedding: indexed documents without vectors, or with another embedder's,
+   * embedded again (index); false when none is left. Once none is, the server looks no more:
+   * documents indexed later get the embedder's vectors as they are indexed.
+   */
+  reembedStep(): Promise<boolean>;
   /** The rows nearest the request's vector (columns, plus `weight`, the similarity), best first. */
   nearest<Row>(granularity: Granularity, codes: Record<Granularity, number>, request: SearchRequest, columns: RawBuilder<unknown>, join: RawBuilder<unknown>): Promise<Row[]>;
 }
@@ -38,8 +44,21 @@ export function postgresVectors(db: Kysely<DB>, embedder: VectorEmbedder | null)
         where e.extname = 'vector' and to_regclass('search_vectors') is not null`
       .execute(db)
       .then(({ rows }) => rows[0]?.schema ?? null));
-  return {
+  let reembedded = false;
+  const vectors: PostgresVectors = {
     available: async () => (await extensionSchema()) !== null,
+    async reembedStep() {
+      if (!embedder || reembedded || (await extensionSchema()) === null) return false;
+      const current = `${embedder.name}:`;
+      const { rows } = await sql<{ id: string }>`
+        select d.id from documents d where d.index_status = 'indexed'
+          and (not exists (select 1 from search_vectors v where v.document_seq = d.seq)
+            or exists (select 1 from search_vectors v where v.document_seq = d.seq and left(v.embedder, ${current.length}) <> ${current}))
+        limit ${REEMBED_DOCUMENTS}`.execute(db);
+      reembedded = rows.length === 0;
+      if (!reembedded) await vectors.index(rows.map((row) => row.id));
+      return !reembedded;
+    },
     async index(documentIds) {
       const schema = embedder && documentIds.length > 0 ? await extensionSchema() : null;
       if (!embedder || schema === null) return;
@@ -88,7 +107,11 @@ export function postgresVectors(db: Kysely<DB>, embedder: VectorEmbedder | null)
       return rows;
     },
   };
+  return vectors;
 }
+
+/** Documents a re-embedding step embeds again (each with its pages and snippets). */
+const REEMBED_DOCUMENTS = 8;
 
 /** pgvector's text form of a vector. */
 const vectorLiteral = (vector: Float32Array): string => `[${Array.from(vector).join(',')}]`;

@@ -228,7 +228,8 @@ export function postgresSearchIndex(database: Database, embedder: VectorEmbedder
       await dropOrphanedPostings(db);
     },
     // PostgreSQL's B-trees need no merging; its planner needs statistics, and index-only scans a visibility map.
-    upkeepStep: () => vacuumStaleTables(db),
+    // Then, with an embedder, documents whose vectors are missing or another embedder's.
+    upkeepStep: async () => (await vacuumStaleTables(db)) || vectors.reembedStep(),
     vectorsAvailable: () => vectors.available(),
   };
 }
