@@ -10,6 +10,9 @@ import { queryWeights, relevanceModel, RM3_EXPANSION_TERMS, RM3_FEEDBACK_DOCUMEN
  * (passages of about 2,000 characters) by BM25 with the query's own term frequencies, the query
  * model RM3 interpolates; the best RM3_FEEDBACK_DOCUMENTS of them are the feedback. Passages
  * rather than fine snippets (clearly worse on CISI) or whole documents (about as good on CISI): a passage's text is bounded whatever the documents' size, so the cost is too.
+ * The terms too common to expand with are judged by their share of the collection's documents,
+ * as Anserini's filter is: counting a term's documents up to the bound reads a tenth of the
+ * postings that counting its passages does in a collection of long documents.
  * Everything here is deterministic and reads the same statistics on both databases.
  */
 
@@ -27,6 +30,6 @@ export async function expandedQuery(index: SearchIndex, collectionId: string, qu
   const feedback = await index.topSnippets({ collectionId, query, filter, granularity: 'coarse', includeMetadata: false, k: RM3_FEEDBACK_DOCUMENTS, terms: queryWeights(terms) });
   if (feedback.length === 0) return queryWeights(terms);
   const model = relevanceModel(feedback.map((hit) => ({ terms: analyze(hit.content), score: bm25Weight(hit.score) }))).slice(0, CANDIDATE_TERMS);
-  const common = await index.commonTerms(collectionId, 'coarse', model.map(([term]) => term), RM3_MAX_DOCUMENT_SHARE);
+  const common = await index.commonTerms(collectionId, 'documents', model.map(([term]) => term), RM3_MAX_DOCUMENT_SHARE);
   return rm3Query(terms, model, (term) => common.has(term));
 }
