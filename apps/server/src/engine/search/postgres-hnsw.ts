@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { QueryVector } from './vectors.ts';
+
+/**
+ * PostgreSQL's approximate nearest rows: a pgvector HNSW index per collection, granularity and
+ * embedder, partial over `search_vectors` (one index for all would make every organization's
+ * vectors part of every search's graph). Its expression casts the vectors to their embedder's
+ * dimensions (the column has none: collections may use embedders of different sizes), and its
+ * predicate names the collection, granularity and embedder as literals; nearestStatement repeats
+ * both, so the planner can take the index. Without the index the same statement is an exact scan
+ * of the collection's rows through the primary key, so a search never depends on it.
+ */
+
+/** The index of a collection's rows of one granularity embedded by `embedder` (a key of embedderKey). */
+export const nearestIndexName = (collectionKey: number | string, granularity: number, embedder: string): string =>
+  `search_vectors_${collectionKey}_${granularity}_${createHash('md5').update(embedder).digest('hex').slice(0, 12)}`;
+
+/** The dimensions an embedder's key records (embedderKey: `provider:model:dimensions`). */
+const dimensionsOf = (embedder: string): number => Number(embedder.slice(embedder.lastIndexOf(':') + 1));
+
+/** The indexed expression: the vector as one of its embedder's dimensions (the column's type has none). */
+const indexed = (schema: string, dimensions: number) => sql`(embedding::${sql.id(schema)}.vector(${sql.lit(dimensions)}))`;
+
+/** The index's predicate, in literals: a predicate proved from parameters would need a plan made for their values. */
+const ownRows = (collectionId: string, granularity: number, embedder: string) =>
+  sql`collection_id = ${sql.lit(collectionId)} and granularity = ${sql.lit(granularity)} and embedder = ${sql.lit(embedder)}`;
+
+/**
+ * The `depth` rows of a collection's granularity nearest the query vector: (row_seq, similarity),
+ * best first, through its HNSW index when it has one. Run after searchBreadth, in its transaction.
+ */
+export function nearestStatement(schema: string, collectionId: string, granularity: number, vector: QueryVector, depth: number): RawBuilder<{ row_seq: string; similarity: number }> {
+  const dimensions = vector.values.length;
+  const distance = sql`${indexed(schema, dimensions)} operator(${sql.id(schema)}.<#>) ${vectorLiteral(vector.values)}::${sql.id(schema)}.vector(${sql.lit(dimensions)})`;
+  return sql`select row_seq, -(${distance}) as similarity from search_vectors
+    where ${ownRows(collectionId, granularity, vector.embedder)} order by ${distance} limit ${depth}`;
+}
+
+/**
+ * How wide the graph search runs, for this transaction: twice the rows asked for (at most
+ * pgvector's 1,000), so the 100 candidates a fusion reads are the exact ones or nearly; past it,
+ * the scan goes on in order until it has them all (iterative scans).
+ */
+export const searchBreadth = (depth: number) =>
+  sql`select set_config('hnsw.ef_search', ${String(Math.min(1000, 2 * depth))}, true), set_config('hnsw.iterative_scan', 'strict_order', true)`;
+
+/**
+ * The HNSW indexes these collections' rows of `embedder` lack, made when they first get vectors
+ * of it, before they are written (an empty partial index costs one pass over the table to make).
+ * Made concurrently, so no other collection's writes wait; one another server is making, or that
+ * a lock wait stopped, is left for the next batch (its rows are found exactly meanwhile).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function makeNearestIndexes(db: Kysely<any>, schema: string, rows: { collectionId: string; granularity: number }[], embedder: string): Promise<void> {
+  const collectionIds = [...new Set(rows.map((row) => row.collectionId))];
+  const keys = new Map<string, string>();
+  for (const collectionId of collectionIds) {
+    const { rows: made } = await sql<{ key: string }>`
+      with made as (insert into search_collections (collection_id) values (${collectionId}) on conflict do nothing returning key)
+      select key from made union all select key from search_collections where collection_id = ${collectionId}`.execute(db);
+    // None: the collection is being deleted.
+    if (made[0]) keys.set(collectionId, made[0].key);
+  }
+  const wanted = new Map<string, { collectionId: string; granularity: number }>();
+  for (const row of rows) {
+    const key = keys.get(row.collectionId);
+    if (key !== undefined) wanted.set(nearestIndexName(key, row.granularity, embedder), row);
+  }
+  const { rows: existing } = await sql<{ name: string; valid: boolean }>`
+    select c.relname as name, i.indisvalid as valid from pg_class c join pg_index i on i.indexrelid = c.oid
+    where c.relnamespace = current_schema()::regnamespace and c.relname = any(${[...wanted.keys()]}::text[])`.execute(db);
+  const valid = new Set(existing.filter((row) => row.valid).map((row) => row.name));
+  for (const [name, { collectionId, granularity }] of wanted) {
+    if (valid.has(name)) continue;
+    try {
+      // One left invalid by a failed concurrent build is made again.
+      if (existing.some((row) => row.name === name)) await sql`drop index concurrently if exists ${sql.id(name)}`.execute(db);
+      await sql`create index concurrently if not exists ${sql.id(name)} on search_vectors
+        using hnsw (${indexed(schema, dimensionsOf(embedder))} ${sql.id(schema)}.vector_ip_ops) where ${ownRows(collectionId, granularity, embedder)}`.execute(db);
+    } catch (error) {
+      if (!LEFT_FOR_LATER.includes((error as { code?: string }).code ?? '')) throw error;
+    }
+  }
+}
+
+/**
+ * Drops the HNSW indexes of collections deleted (their key went with them), and with `embedders`
+ * those of an embedder none of the collection's rows of that granularity has now (it was
+ * re-embedded by another). Found by their names, which hold the key, granularity and embedder.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function dropUnusedNearestIndexes(db: Kysely<any>, embedders: boolean): Promise<void> {
+  const unused = embedders
+    ? sql`not exists (
+        select 1 from search_collections k join search_vectors v on v.collection_id = k.collection_id
+        where k.key = split_part(c.relname, '_', 3)::bigint and v.granularity = split_part(c.relname, '_', 4)::smallint
+          and left(md5(v.embedder), 12) = split_part(c.relname, '_', 5))`
+    : sql`not exists (select 1 from search_collections k where k.key = split_part(c.relname, '_', 3)::bigint)`;
+  const { rows } = await sql<{ name: string }>`
+    select c.relname as name from pg_class c
+    where c.relnamespace = current_schema()::regnamespace and c.relkind = 'i' and c.relname ~ '^search_vectors_[0-9]+_[0-9]_[0-9a-f]{12}$' and ${unused}`.execute(db);
+  for (const { name } of rows) {
+    try {
+      await sql`drop index concurrently if exists ${sql.id(name)}`.execute(db);
+    } catch (error) {
+      if (!LEFT_FOR_LATER.includes((error as { code?: string }).code ?? '')) throw error;
+    }
+  }
+}
+
+/**
+ * Errors that leave an index for later: unique_violation and duplicate_table (another server
+ * made it at the same moment), lock_not_available (lock_timeout passed waiting for others).
+ */
+const LEFT_FOR_LATER = ['23505', '42P07', '55P03'];
+
+/** pgvector's text form of a vector. */
+export const vectorLiteral = (vector: Float32Array): string => `[${Array.from(vector).join(',')}]`;
