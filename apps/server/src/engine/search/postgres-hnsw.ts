@@ -19,8 +19,14 @@ export const nearestIndexName = (collectionKey: number | string, granularity: nu
 /** The dimensions an embedder's key records (embedderKey: `provider:model:dimensions`). */
 const dimensionsOf = (embedder: string): number => Number(embedder.slice(embedder.lastIndexOf(':') + 1));
 
+/**
+ * The type a vector of these dimensions is indexed as: pgvector's HNSW takes `vector`s of up to
+ * 2,000 dimensions and half-precision ones of up to 4,000; larger ones get no index.
+ */
+const indexedType = (dimensions: number): 'vector' | 'halfvec' | null => (dimensions <= 2000 ? 'vector' : dimensions <= 4000 ? 'halfvec' : null);
+
 /** The indexed expression: the vector as one of its embedder's dimensions (the column's type has none). */
-const indexed = (schema: string, dimensions: number) => sql`(embedding::${sql.id(schema)}.vector(${sql.lit(dimensions)}))`;
+const indexed = (schema: string, type: 'vector' | 'halfvec', dimensions: number) => sql`(embedding::${sql.id(schema)}.${sql.raw(type)}(${sql.lit(dimensions)}))`;
 
 /** The index's predicate, in literals: a predicate proved from parameters would need a plan made for their values. */
 const ownRows = (collectionId: string, granularity: number, embedder: string) =>
@@ -32,9 +38,15 @@ const ownRows = (collectionId: string, granularity: number, embedder: string) =>
  */
 export function nearestStatement(schema: string, collectionId: string, granularity: number, vector: QueryVector, depth: number): RawBuilder<{ row_seq: string; similarity: number }> {
   const dimensions = vector.values.length;
-  const distance = sql`${indexed(schema, dimensions)} operator(${sql.id(schema)}.<#>) ${vectorLiteral(vector.values)}::${sql.id(schema)}.vector(${sql.lit(dimensions)})`;
-  return sql`select row_seq, -(${distance}) as similarity from search_vectors
-    where ${ownRows(collectionId, granularity, vector.embedder)} order by ${distance} limit ${depth}`;
+  const type = indexedType(dimensions);
+  const extension = sql.id(schema);
+  // The similarity in full precision, whatever the index holds: only the rows it finds are scored.
+  const similarity = sql`${extension}.inner_product(embedding, ${vectorLiteral(vector.values)}::${extension}.vector)`;
+  const order = type
+    ? sql`${indexed(schema, type, dimensions)} operator(${extension}.<#>) ${vectorLiteral(vector.values)}::${extension}.${sql.raw(type)}(${sql.lit(dimensions)})`
+    : sql`similarity desc`;
+  return sql`select row_seq, ${similarity} as similarity from search_vectors
+    where ${ownRows(collectionId, granularity, vector.embedder)} order by ${order} limit ${depth}`;
 }
 
 /**
@@ -47,12 +59,15 @@ export const searchBreadth = (depth: number) =>
 
 /**
  * The HNSW indexes these collections' rows of `embedder` lack, made when they first get vectors
- * of it, before they are written (an empty partial index costs one pass over the table to make).
+ * of it, before they are written (an empty partial index costs one pass over the table to make);
+ * none for vectors too large for one (indexedType).
  * Made concurrently, so no other collection's writes wait; one another server is making, or that
  * a lock wait stopped, is left for the next batch (its rows are found exactly meanwhile).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function makeNearestIndexes(db: Kysely<any>, schema: string, rows: { collectionId: string; granularity: number }[], embedder: string): Promise<void> {
+  const type = indexedType(dimensionsOf(embedder));
+  if (!type) return;
   const collectionIds = [...new Set(rows.map((row) => row.collectionId))];
   const keys = new Map<string, string>();
   for (const collectionId of collectionIds) {
@@ -77,7 +92,7 @@ export async function makeNearestIndexes(db: Kysely<any>, schema: string, rows: 
       // One left invalid by a failed concurrent build is made again.
       if (existing.some((row) => row.name === name)) await sql`drop index concurrently if exists ${sql.id(name)}`.execute(db);
       await sql`create index concurrently if not exists ${sql.id(name)} on search_vectors
-        using hnsw (${indexed(schema, dimensionsOf(embedder))} ${sql.id(schema)}.vector_ip_ops) where ${ownRows(collectionId, granularity, embedder)}`.execute(db);
+        using hnsw (${indexed(schema, type, dimensionsOf(embedder))} ${sql.id(schema)}.${sql.raw(`${type}_ip_ops`)}) where ${ownRows(collectionId, granularity, embedder)}`.execute(db);
     } catch (error) {
       if (!LEFT_FOR_LATER.includes((error as { code?: string }).code ?? '')) throw error;
     }
