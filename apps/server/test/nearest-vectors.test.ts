@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { nearestStatement, searchBreadth } from '../src/engine/search/postgres-hnsw.ts';
+import { INDEXED_FROM, nearestStatement, searchBreadth } from '../src/engine/search/postgres-hnsw.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
@@ -44,19 +44,20 @@ async function startEmbeddings(): Promise<{ url: string; close(): Promise<void> 
   return { url: `http://127.0.0.1:${port}/v1`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-/** Documents of many short pages, each page words no query shares. */
-const DOCUMENTS = 3;
+/** Documents of many short pages, each page words no query shares: enough pages (and fine snippets) for PostgreSQL's index. */
 const PAGES = 1000;
+const DOCUMENTS = Math.ceil(INDEXED_FROM / PAGES) + 1;
 const pageText = (document: number, page: number) => `item${document}x${page} alpha${(page * 7) % 13} beta${(page * 11) % 17} gamma${document}`;
 
 describe('a collection with thousands of vectors', () => {
   let embeddings: Awaited<ReturnType<typeof startEmbeddings>>;
   let h: Harness;
   let f: Awaited<ReturnType<typeof providerFixtures>>;
+  const env = (model: string) => ({ SIFT_EMBEDDING_PROVIDER: 'openai', SIFT_EMBEDDING_URL: embeddings.url, SIFT_EMBEDDING_MODEL: model });
 
   beforeAll(async () => {
     embeddings = await startEmbeddings();
-    h = await startHarness({ SIFT_EMBEDDING_PROVIDER: 'openai', SIFT_EMBEDDING_URL: embeddings.url, SIFT_EMBEDDING_MODEL: 'hashed' });
+    h = await startHarness(env('hashed'));
     f = await providerFixtures(h);
     await h.call('/v1/collections/add-collection', { collection_name: 'big' }, f.keyA);
     for (let document = 0; document < DOCUMENTS; document++) {
@@ -87,12 +88,16 @@ describe('a collection with thousands of vectors', () => {
     }
   });
 
-  test.runIf(process.env.SIFT_TEST_DIALECT === 'postgres')('PostgreSQL reads them through the collection’s own HNSW index, dropped with the collection', async () => {
+  const onPostgres = process.env.SIFT_TEST_DIALECT === 'postgres';
+  const indexes = async () =>
+    (await sql<{ name: string }>`select relname as name from pg_class where relnamespace = current_schema()::regnamespace and relkind = 'i' and relname ~ '^search_vectors_[0-9]+_' order by relname`.execute(h.database.db)).rows.map(
+      (row) => row.name,
+    );
+
+  test.runIf(onPostgres)('PostgreSQL reads them through the HNSW index of the collection’s granularity', async () => {
+    // Only the pages have enough rows for one; the documents and snippets are scanned exactly.
+    expect(await indexes()).toEqual([expect.stringMatching(/^search_vectors_\d+_1_/)]);
     const { db } = h.database;
-    const indexes = async () =>
-      (await sql<{ name: string }>`select relname as name from pg_class where relnamespace = current_schema()::regnamespace and relkind = 'i' and relname ~ '^search_vectors_[0-9]+_'`.execute(db)).rows;
-    // One per granularity: documents, pages, coarse and fine snippets.
-    expect(await indexes()).toHaveLength(4);
     const { rows } = await sql<{ collection_id: string; embedder: string }>`select collection_id, embedder from search_vectors where granularity = 1 limit 1`.execute(db);
     const { collection_id: collectionId, embedder } = rows[0]!;
     const plan = await db.transaction().execute(async (trx) => {
@@ -101,9 +106,21 @@ describe('a collection with thousands of vectors', () => {
       return (await sql<{ 'QUERY PLAN': string }>`explain ${statement}`.execute(trx)).rows.map((row) => row['QUERY PLAN']).join('\n');
     });
     expect(plan).toMatch(/Index Scan using search_vectors_\d+_1_[0-9a-f]+ on search_vectors/);
+  });
 
+  test.runIf(onPostgres)('PostgreSQL: another embedder gets indexes of its own, and the replaced one’s go once it is unused', async () => {
+    const before = await indexes();
+    await f.workers.stop();
+    await h.close();
+    h = await startHarness({ ...env('hashed-again'), DATABASE_URL: h.config.databaseUrl! });
+    f = { ...f, workers: await h.engine.startIngestion({ concurrency: 1, idlePollMs: 50 }) };
+    // The new embedder's index of the pages, and no other.
+    await expect.poll(async () => (await indexes()).map((name) => before.includes(name)), { timeout: 60_000, interval: 200 }).toEqual([false]);
+  }, 90_000);
+
+  test.runIf(onPostgres)('PostgreSQL drops the indexes with the collection', async () => {
     expect((await h.call('/v1/collections/delete-collection', { collection_name: 'big' }, f.keyA)).status).toBe(200);
     await f.workers.idle();
     await expect.poll(indexes, { timeout: 10_000 }).toEqual([]);
-  }, 30_000);
+  });
 });
