@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { INDEXED_FROM, nearestStatement, searchBreadth } from '../src/engine/search/postgres-hnsw.ts';
+import { hasNearestIndex, INDEXED_FROM, nearestStatement, searchBreadth } from '../src/engine/search/postgres-hnsw.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
@@ -102,7 +102,7 @@ describe('a collection with thousands of vectors', () => {
     const { collection_id: collectionId, embedder } = rows[0]!;
     const plan = await db.transaction().execute(async (trx) => {
       await searchBreadth(100).execute(trx);
-      const statement = nearestStatement('public', collectionId, 1, { values: new Float32Array(textVector('zebra')), embedder }, 100);
+      const statement = nearestStatement('public', collectionId, 1, { values: new Float32Array(textVector('zebra')), embedder }, 100, await hasNearestIndex(trx, collectionId, 1, embedder));
       return (await sql<{ 'QUERY PLAN': string }>`explain ${statement}`.execute(trx)).rows.map((row) => row['QUERY PLAN']).join('\n');
     });
     expect(plan).toMatch(/Index Scan using search_vectors_\d+_1_[0-9a-f]+ on search_vectors/);

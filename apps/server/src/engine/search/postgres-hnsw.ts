@@ -26,25 +26,42 @@ const dimensionsOf = (embedder: string): number => Number(embedder.slice(embedde
 const indexedType = (dimensions: number): 'vector' | 'halfvec' | null => (dimensions <= 2000 ? 'vector' : dimensions <= 4000 ? 'halfvec' : null);
 
 /** The indexed expression: the vector as one of its embedder's dimensions (the column's type has none). */
-const indexed = (schema: string, type: 'vector' | 'halfvec', dimensions: number) => sql`(embedding::${sql.id(schema)}.${sql.raw(type)}(${sql.lit(dimensions)}))`;
+const indexedExpression = (schema: string, type: 'vector' | 'halfvec', dimensions: number) => sql`(embedding::${sql.id(schema)}.${sql.raw(type)}(${sql.lit(dimensions)}))`;
 
 /** The index's predicate, in literals: a predicate proved from parameters would need a plan made for their values. */
 const ownRows = (collectionId: string, granularity: number, embedder: string) =>
   sql`collection_id = ${sql.lit(collectionId)} and granularity = ${sql.lit(granularity)} and embedder = ${sql.lit(embedder)}`;
 
 /**
- * The `depth` rows of a collection's granularity nearest the query vector: (row_seq, similarity),
- * best first, through its HNSW index when it has one. Run after searchBreadth, in its transaction.
+ * Whether a collection's granularity has a usable HNSW index of `embedder`. Without one the
+ * nearest rows are ordered by the full-precision similarity: ordering by the indexed expression
+ * would cast every row (to halfvec past 2,000 dimensions) for nothing.
  */
-export function nearestStatement(schema: string, collectionId: string, granularity: number, vector: QueryVector, depth: number): RawBuilder<{ row_seq: string; similarity: number }> {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function hasNearestIndex(db: Kysely<any>, collectionId: string, granularity: number, embedder: string): Promise<boolean> {
+  if (!indexedType(dimensionsOf(embedder))) return false;
+  const suffix = nearestIndexName('', granularity, embedder).slice('search_vectors_'.length);
+  const { rows } = await sql<{ indexed: boolean }>`
+    select exists (select 1 from pg_index i where i.indexrelid = to_regclass('search_vectors_' || k.key || ${suffix}) and i.indisvalid) as indexed
+    from search_collections k where k.collection_id = ${collectionId}`.execute(db);
+  return rows[0]?.indexed ?? false;
+}
+
+/**
+ * The `depth` rows of a collection's granularity nearest the query vector: (row_seq, similarity),
+ * best first: `indexed` (hasNearestIndex), through its HNSW index, run after searchBreadth in its
+ * transaction; else by an exact scan of the collection's rows.
+ */
+export function nearestStatement(schema: string, collectionId: string, granularity: number, vector: QueryVector, depth: number, indexed: boolean): RawBuilder<{ row_seq: string; similarity: number }> {
   const dimensions = vector.values.length;
   const type = indexedType(dimensions);
   const extension = sql.id(schema);
   // The similarity in full precision, whatever the index holds: only the rows it finds are scored.
   const similarity = sql`${extension}.inner_product(embedding, ${vectorLiteral(vector.values)}::${extension}.vector)`;
-  const order = type
-    ? sql`${indexed(schema, type, dimensions)} operator(${extension}.<#>) ${vectorLiteral(vector.values)}::${extension}.${sql.raw(type)}(${sql.lit(dimensions)})`
-    : sql`similarity desc`;
+  const order =
+    indexed && type
+      ? sql`${indexedExpression(schema, type, dimensions)} operator(${extension}.<#>) ${vectorLiteral(vector.values)}::${extension}.${sql.raw(type)}(${sql.lit(dimensions)})`
+      : sql`similarity desc`;
   return sql`select row_seq, ${similarity} as similarity from search_vectors
     where ${ownRows(collectionId, granularity, vector.embedder)} order by ${order} limit ${depth}`;
 }
@@ -107,7 +124,7 @@ export async function makeNearestIndexes(db: Kysely<any>, schema: string, rows: 
       // One left invalid by a failed concurrent build is made again.
       if (existing.some((row) => row.name === name)) await sql`drop index concurrently if exists ${sql.id(name)}`.execute(db);
       await sql`create index concurrently if not exists ${sql.id(name)} on search_vectors
-        using hnsw (${indexed(schema, type, dimensionsOf(embedder))} ${sql.id(schema)}.${sql.raw(`${type}_ip_ops`)}) where ${ownRows(collectionId, granularity, embedder)}`.execute(db);
+        using hnsw (${indexedExpression(schema, type, dimensionsOf(embedder))} ${sql.id(schema)}.${sql.raw(`${type}_ip_ops`)}) where ${ownRows(collectionId, granularity, embedder)}`.execute(db);
     } catch (error) {
       if (!LEFT_FOR_LATER.includes((error as { code?: string }).code ?? '')) throw error;
     }

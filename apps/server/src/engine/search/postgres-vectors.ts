@@ -2,7 +2,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { filterSql } from './filter.ts';
 import type { Granularity, SearchRequest } from './types.ts';
-import { dropUnusedNearestIndexes, makeNearestIndexes, nearestStatement, searchBreadth, vectorLiteral } from './postgres-hnsw.ts';
+import { dropUnusedNearestIndexes, hasNearestIndex, makeNearestIndexes, nearestStatement, searchBreadth, vectorLiteral } from './postgres-hnsw.ts';
 import { EMBED_CHARS, embedderKey, embedDocuments, FUSION_DEPTH, type VectorEmbedder } from './vectors.ts';
 
 /**
@@ -114,7 +114,9 @@ export function postgresVectors(db: Kysely<DB>, embedder: VectorEmbedder | null)
               order by similarity desc limit ${depth}`;
         return (await sql<Row>`select ${columns}, t.similarity as weight from (${nearestRows}) t ${join}`.execute(db)).rows;
       }
-      const nearestRows = nearestStatement(schema, request.collectionId, codes[granularity], request.vector!, depth);
+      const indexed = await hasNearestIndex(db, request.collectionId, codes[granularity], request.vector!.embedder);
+      const nearestRows = nearestStatement(schema, request.collectionId, codes[granularity], request.vector!, depth, indexed);
+      if (!indexed) return (await sql<Row>`select ${columns}, t.similarity as weight from (${nearestRows}) t ${join}`.execute(db)).rows;
       return db.transaction().execute(async (trx) => {
         await searchBreadth(depth).execute(trx);
         return (await sql<Row>`select ${columns}, t.similarity as weight from (${nearestRows}) t ${join}`.execute(trx)).rows;
