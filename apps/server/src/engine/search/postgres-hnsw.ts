@@ -114,14 +114,16 @@ export async function makeNearestIndexes(db: Kysely<any>, schema: string, rows: 
     if (key !== undefined) wanted.set(nearestIndexName(key, granularity, embedder), { collectionId, granularity });
   }
   if (wanted.size === 0) return;
-  const { rows: existing } = await sql<{ name: string; valid: boolean }>`
-    select c.relname as name, i.indisvalid as valid from pg_class c join pg_index i on i.indexrelid = c.oid
+  // An index is invalid while it is being built (by another ingestion loop or server), and after a failed build.
+  const { rows: existing } = await sql<{ name: string; usable: boolean }>`
+    select c.relname as name, i.indisvalid or exists (select 1 from pg_stat_progress_create_index p where p.index_relid = c.oid) as usable
+    from pg_class c join pg_index i on i.indexrelid = c.oid
     where c.relnamespace = current_schema()::regnamespace and c.relname = any(${[...wanted.keys()]}::text[])`.execute(db);
-  const valid = new Set(existing.filter((row) => row.valid).map((row) => row.name));
+  const usable = new Set(existing.filter((row) => row.usable).map((row) => row.name));
   for (const [name, { collectionId, granularity }] of wanted) {
-    if (valid.has(name)) continue;
+    if (usable.has(name)) continue;
     try {
-      // One left invalid by a failed concurrent build is made again.
+      // One left invalid by a failed build is made again.
       if (existing.some((row) => row.name === name)) await sql`drop index concurrently if exists ${sql.id(name)}`.execute(db);
       await sql`create index concurrently if not exists ${sql.id(name)} on search_vectors
         using hnsw (${indexedExpression(schema, type, dimensionsOf(embedder))} ${sql.id(schema)}.${sql.raw(`${type}_ip_ops`)}) where ${ownRows(collectionId, granularity, embedder)}`.execute(db);
