@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
 import ZeroEntropy from 'zeroentropy';
 import { createKeyring } from '../apps/server/src/auth/keyring.ts';
 import { openDatabase } from '../apps/server/src/db/database.ts';
@@ -11,11 +12,12 @@ import { freePort } from '../apps/server/test/cluster.ts';
 import { writeTinyModel } from '../apps/server/test/fixtures/tiny-model.ts';
 import { load, waitForServer } from './quality.ts';
 import { cisiDirectory, loadCisi } from './support/cisi.ts';
+import { type Dialect, dialectFromArguments, freshSchema } from './support/sift.ts';
 import { averagePrecision, mean, ndcgAt } from './support/ir-metrics.ts';
 
 /**
  * What each kind of model costs and brings on CISI (part of `npm run bench -- quality`): a plain
- * SQLite server (lexical), then one server per setup: an embedder or a reranker served by a second
+ * server (lexical; SQLite, or with `--postgres` a fresh schema of PostgreSQL with pgvector), then one server per setup: an embedder or a reranker served by a second
  * Sift (the plain server, whose /v1/models/* serve the built-in zembed-1 and zerank-2) or run
  * locally (the tests' tiny models with random weights, through tokenizer, ONNX and pooling).
  * Each loads CISI; every judged query through top-documents: nDCG@10, MAP, ms per document to
@@ -33,12 +35,16 @@ interface Server {
   url: string;
   client: ZeroEntropy;
   apiKey: string;
+  /** On PostgreSQL: its schema's URL, and how to drop it. */
+  schema: { url: string; drop(): Promise<void> } | null;
 }
 
-export async function startServer(env: Record<string, string>): Promise<Server> {
+export async function startServer(env: Record<string, string>, dialect: Dialect = 'sqlite'): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sift-hybrid-'));
   const port = await freePort();
-  const setup = await openDatabase({ dataDir });
+  const schema = dialect === 'postgres' ? await freshSchema() : null;
+  if (schema) env = { ...env, DATABASE_URL: schema.url };
+  const setup = await openDatabase({ dataDir, databaseUrl: schema?.url });
   const { apiKey, organizationId } = await bootstrap(setup, createKeyring(SECRET), { email: 'bench@example.com', name: 'Bench', organizationName: 'Bench' });
   await setup.destroy();
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
@@ -50,17 +56,27 @@ export async function startServer(env: Record<string, string>): Promise<Server> 
   // Embedding every snippet of CISI passes the default bytes-a-minute budget: one that never binds.
   const admin = new ZeroEntropy({ apiKey: ADMIN_KEY, baseURL: url, maxRetries: 0 });
   await admin.post('/admin/update-organization', { body: { organization_id: organizationId, override_bpm_fast: 1e12, override_bpm_slow: 1e12 } });
-  return { child, dataDir, url, apiKey, client: new ZeroEntropy({ apiKey, baseURL: url, maxRetries: 0 }) };
+  return { child, dataDir, url, apiKey, schema, client: new ZeroEntropy({ apiKey, baseURL: url, maxRetries: 0 }) };
 }
 
 export async function stopServer(server: Server): Promise<void> {
   server.child.kill('SIGTERM');
   await new Promise((resolve) => server.child.once('exit', resolve));
   rmSync(server.dataDir, { recursive: true, force: true });
+  await server.schema?.drop();
 }
 
-/** Bytes of the vectors in the server's search files (every granularity). */
-function vectorBytes(dataDir: string): number {
+/** Bytes of the vectors in the server's search files (every granularity), or in PostgreSQL's table. */
+async function vectorBytes({ dataDir, schema }: Server): Promise<number> {
+  if (schema) {
+    const setup = await openDatabase({ dataDir, databaseUrl: schema.url });
+    try {
+      const { rows } = await sql<{ n: string }>`select coalesce(sum(pg_column_size(embedding)), 0) as n from search_vectors`.execute(setup.db).catch(() => ({ rows: [{ n: '0' }] }));
+      return Number(rows[0]!.n);
+    } finally {
+      await setup.destroy();
+    }
+  }
   const folder = join(dataDir, 'sift-search');
   let bytes = 0;
   for (const name of readdirSync(folder).filter((file) => file.endsWith('.db'))) {
@@ -121,7 +137,7 @@ async function measure(mode: string, server: Server, cisi: ReturnType<typeof loa
     'ingest ms/document': Number(ingestMs.toFixed(2)),
     'ms/query': Number(mean(times).toFixed(2)),
     'without reranker': reranks ? Number(mean(plainTimes).toFixed(2)) : '-',
-    'vector bytes/document': Math.round(vectorBytes(server.dataDir) / documents.length),
+    'vector bytes/document': Math.round((await vectorBytes(server)) / documents.length),
   };
 }
 
@@ -132,18 +148,19 @@ export async function runHybridBench(): Promise<void> {
   const models = mkdtempSync(join(tmpdir(), 'sift-tiny-models-'));
   writeTinyModel(join(models, 'embedding'), 'embedding');
   writeTinyModel(join(models, 'cross-encoder'), 'cross-encoder');
-  const lexical = await startServer({});
+  const dialect = dialectFromArguments();
+  const lexical = await startServer({}, dialect);
   try {
     const rows = [await measure('lexical (BM25)', lexical, cisi, false)];
     for (const setup of SETUPS) {
-      const server = await startServer(setup.env(lexical, models));
+      const server = await startServer(setup.env(lexical, models), dialect);
       try {
         rows.push(await measure(setup.mode, server, cisi, setup.reranks));
       } finally {
         await stopServer(server);
       }
     }
-    console.log(`\nModels' cost on CISI (${cisi.documents.length} documents, ${cisi.queries.length} judged queries), SQLite; the second Sift is the lexical server`);
+    console.log(`\nModels' cost on CISI (${cisi.documents.length} documents, ${cisi.queries.length} judged queries), ${dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'}; the second Sift is the lexical server`);
     console.table(rows);
     console.log(`ms/query: k = ${RANKING_DEPTH}, or the ${RERANK_DEPTH} best with the reranker option; the tiny models have random weights: their cost is the path's, their nDCG means nothing`);
     console.log('target: hybrid with zembed-1 at most 0.01 below lexical in nDCG@10');

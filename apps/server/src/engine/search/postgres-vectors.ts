@@ -2,13 +2,14 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { filterSql } from './filter.ts';
 import type { Granularity, SearchRequest } from './types.ts';
+import { dropUnusedNearestIndexes, hasNearestIndex, makeNearestIndexes, nearestStatement, searchBreadth, vectorLiteral } from './postgres-hnsw.ts';
 import { EMBED_CHARS, embedderKey, embedDocuments, FUSION_DEPTH, type VectorEmbedder } from './vectors.ts';
 
 /**
  * PostgreSQL's vectors (migration 021): one table, `search_vectors`, of pgvector `vector`s keyed
- * by collection, granularity and row, searched by an exact scan of the collection's rows of one
- * granularity (pgvector's inner product in C). Absent when the database lacks the extension:
- * search stays lexical.
+ * by collection, granularity and row, searched through an HNSW index per collection, granularity
+ * and embedder (postgres-hnsw.ts), or, filtered, by an exact scan of the collection's rows whose
+ * document passes. Absent when the database lacks the extension: search stays lexical.
  */
 export interface PostgresVectors {
   /** Whether the database has the vectors table (pgvector installed when it migrated). */
@@ -21,6 +22,8 @@ export interface PostgresVectors {
    * documents indexed later get the embedder's vectors as they are indexed.
    */
   reembedStep(): Promise<boolean>;
+  /** Drops the HNSW indexes of collections deleted, and with `embedders` of embedders no longer used (postgres-hnsw.ts). */
+  dropUnusedIndexes(embedders: boolean): Promise<void>;
   /** The rows nearest the request's vector (columns, plus `weight`, the similarity), best first. */
   nearest<Row>(granularity: Granularity, codes: Record<Granularity, number>, request: SearchRequest, columns: RawBuilder<unknown>, join: RawBuilder<unknown>): Promise<Row[]>;
 }
@@ -47,6 +50,9 @@ export function postgresVectors(db: Kysely<DB>, embedder: VectorEmbedder | null)
   let reembedded = false;
   const vectors: PostgresVectors = {
     available: async () => (await extensionSchema()) !== null,
+    async dropUnusedIndexes(embedders) {
+      if ((await extensionSchema()) !== null) await dropUnusedNearestIndexes(db, embedders);
+    },
     async reembedStep() {
       if (!embedder || reembedded || (await extensionSchema()) === null) return false;
       const current = `${embedder.name}:`;
@@ -57,6 +63,8 @@ export function postgresVectors(db: Kysely<DB>, embedder: VectorEmbedder | null)
         limit ${REEMBED_DOCUMENTS}`.execute(db);
       reembedded = rows.length === 0;
       if (!reembedded) await vectors.index(rows.map((row) => row.id));
+      // All re-embedded: the indexes of the embedders replaced go.
+      else await vectors.dropUnusedIndexes(true);
       return !reembedded;
     },
     async index(documentIds) {
@@ -77,6 +85,7 @@ export function postgresVectors(db: Kysely<DB>, embedder: VectorEmbedder | null)
       const vectors = await embedDocuments(embedder, texts);
       const key = vectors[0] ? embedderKey(embedder, vectors[0].length) : '';
       const documentSeqs = [...new Set(rows.map((row) => row.document_seq))];
+      if (rows.length > 0) await makeNearestIndexes(db, schema, rows.map((row) => ({ collectionId: row.collection_id, granularity: row.granularity })), key);
       await db.transaction().execute(async (trx) => {
         await sql`delete from search_vectors where document_seq = any(${documentSeqs}::bigint[])`.execute(trx);
         if (rows.length === 0) return;
@@ -93,18 +102,25 @@ export function postgresVectors(db: Kysely<DB>, embedder: VectorEmbedder | null)
     async nearest<Row>(granularity: Granularity, codes: Record<Granularity, number>, request: SearchRequest, columns: RawBuilder<unknown>, join: RawBuilder<unknown>) {
       const schema = await extensionSchema();
       if (schema === null) return [];
-      const { values, embedder: key } = request.vector!;
-      const extension = sql.id(schema);
-      const similarity = sql`${extension}.inner_product(v.embedding, ${vectorLiteral(values)}::${extension}.vector)`;
       const depth = Math.max(request.k, FUSION_DEPTH);
-      const own = sql`v.collection_id = ${request.collectionId} and v.granularity = ${codes[granularity]} and v.embedder = ${key}`;
-      // Filtered, every vector's document is checked; unfiltered, only the best are joined.
-      const nearestRows = request.filter
-        ? sql`select v.row_seq, ${similarity} as similarity from search_vectors v join documents d on d.seq = v.document_seq
-              where ${own} and ${filterSql(request.filter)} order by similarity desc limit ${depth}`
-        : sql`select v.row_seq, ${similarity} as similarity from search_vectors v where ${own} order by similarity desc limit ${depth}`;
-      const { rows } = await sql<Row>`select ${columns}, t.similarity as weight from (${nearestRows}) t ${join}`.execute(db);
-      return rows;
+      if (request.filter) {
+        // Filtered: an exact scan of the vectors whose document passes (an HNSW scan would drop
+        // the rows the filter fails after finding them, and find too few under a selective one).
+        const { values, embedder: key } = request.vector!;
+        const extension = sql.id(schema);
+        const similarity = sql`${extension}.inner_product(v.embedding, ${vectorLiteral(values)}::${extension}.vector)`;
+        const nearestRows = sql`select v.row_seq, ${similarity} as similarity from search_vectors v join documents d on d.seq = v.document_seq
+              where v.collection_id = ${request.collectionId} and v.granularity = ${codes[granularity]} and v.embedder = ${key} and ${filterSql(request.filter)}
+              order by similarity desc limit ${depth}`;
+        return (await sql<Row>`select ${columns}, t.similarity as weight from (${nearestRows}) t ${join}`.execute(db)).rows;
+      }
+      const indexed = await hasNearestIndex(db, request.collectionId, codes[granularity], request.vector!.embedder);
+      const nearestRows = nearestStatement(schema, request.collectionId, codes[granularity], request.vector!, depth, indexed);
+      if (!indexed) return (await sql<Row>`select ${columns}, t.similarity as weight from (${nearestRows}) t ${join}`.execute(db)).rows;
+      return db.transaction().execute(async (trx) => {
+        await searchBreadth(depth).execute(trx);
+        return (await sql<Row>`select ${columns}, t.similarity as weight from (${nearestRows}) t ${join}`.execute(trx)).rows;
+      });
     },
   };
   return vectors;
@@ -113,5 +129,3 @@ export function postgresVectors(db: Kysely<DB>, embedder: VectorEmbedder | null)
 /** Documents a re-embedding step embeds again (each with its pages and snippets). */
 const REEMBED_DOCUMENTS = 8;
 
-/** pgvector's text form of a vector. */
-const vectorLiteral = (vector: Float32Array): string => `[${Array.from(vector).join(',')}]`;

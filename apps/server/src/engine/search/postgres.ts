@@ -222,10 +222,12 @@ export function postgresSearchIndex(database: Database, embedder: VectorEmbedder
     async dropCollections(collectionIds) {
       if (collectionIds.length > 0) await sql`delete from search_stats where collection_id = any(${collectionIds}::text[])`.execute(db);
       await dropOrphanedPostings(db);
+      await vectors.dropUnusedIndexes(false);
     },
     async applyDeletions() {
       await compactStats(db);
       await dropOrphanedPostings(db);
+      await vectors.dropUnusedIndexes(false);
     },
     // PostgreSQL's B-trees need no merging; its planner needs statistics, and index-only scans a visibility map.
     // Then, with an embedder, documents whose vectors are missing or another embedder's.
