@@ -585,24 +585,29 @@ export function ensureSearchFiles(sqlitePath: string): void {
   for (const { id, indexed } of collections) {
     const file = searchFilePath(sqlitePath, id);
     const exists = existsSync(file);
+    if (exists) vacuumFormat2(file);
     if (exists ? isComplete(file) : !indexed) continue;
     rebuildCollection(sqlitePath, id);
   }
 }
 
-/** Whether a file is of this format, once one of format 2 is vacuumed into it. */
 function isComplete(file: string): boolean {
+  const connection = new SQLite(file, { readonly: true });
+  try {
+    return connection.pragma('user_version', { simple: true }) === SEARCH_FORMAT;
+  } finally {
+    connection.close();
+  }
+}
+
+/** A file of format 2 lacks only incremental auto-vacuum, which a vacuum sets: quicker than a rebuild. */
+function vacuumFormat2(file: string): void {
   const connection = new SQLite(file);
   try {
-    const format = connection.pragma('user_version', { simple: true });
-    if (format === VACUUMED_FORMAT) {
-      // Format 2 lacks only incremental auto-vacuum, which a vacuum sets: quicker than a rebuild.
-      connection.pragma('auto_vacuum = incremental');
-      connection.exec('vacuum');
-      connection.pragma(`user_version = ${SEARCH_FORMAT}`);
-      return true;
-    }
-    return format === SEARCH_FORMAT;
+    if (connection.pragma('user_version', { simple: true }) !== VACUUMED_FORMAT) return;
+    connection.pragma('auto_vacuum = incremental');
+    connection.exec('vacuum');
+    connection.pragma(`user_version = ${SEARCH_FORMAT}`);
   } finally {
     connection.close();
   }
