@@ -49,7 +49,7 @@ export interface FileStore {
   /** Rejects with ObjectMissing when nothing is stored under the hash (see ObjectStore.read). */
   read(hash: string): Promise<Buffer>;
   stream(hash: string): Promise<Readable>;
-  /** Removes the objects of these hashes that no document references any more. */
+  /** Removes the objects of these hashes that no document needs any more (references, and keeps no copy of as its text). */
   release(database: Database, hashes: Iterable<string>): Promise<void>;
   close(): Promise<void>;
 }
@@ -102,7 +102,8 @@ export function fileStore(objects: ObjectStore): FileStore {
         const batch = unique.slice(start, start + 500);
         await database.db.transaction().execute(async (trx) => {
           await lockFileHashes(trx, database.dialect, batch);
-          const used = await trx.selectFrom('documents').select('file_hash').distinct().where('file_hash', 'in', batch).execute();
+          // A document whose file is its text (file_in_text) needs no object.
+          const used = await trx.selectFrom('documents').select('file_hash').distinct().where('file_hash', 'in', batch).where('file_in_text', '=', 0).execute();
           const kept = new Set(used.map((row) => row.file_hash));
           const unused = batch.filter((hash) => !kept.has(hash));
           if (unused.length > 0) await objects.remove(unused, trx);

@@ -34,7 +34,7 @@ test('a collection of more documents and snippets than a batch goes whole, reque
   const { id } = await db.selectFrom('collections').select('id').where('name', '=', 'large').executeTakeFirstOrThrow();
   const documents = await db.selectFrom('documents').select(['seq', 'file_hash']).where('collection_id', '=', id).execute();
   expect(documents).toHaveLength(301);
-  const long = await db.selectFrom('chunks').innerJoin('documents', 'documents.id', 'chunks.document_id').select((eb) => eb.fn.countAll<number>().as('n')).where('documents.path', '=', 'long.txt').executeTakeFirstOrThrow();
+  const long = await db.selectFrom('chunks').innerJoin('documents', 'documents.seq', 'chunks.document_seq').select((eb) => eb.fn.countAll<number>().as('n')).where('documents.path', '=', 'long.txt').executeTakeFirstOrThrow();
   expect(Number(long.n)).toBeGreaterThan(2000);
 
   // Polled while it is deleted, the collection is seen shrinking: the deletion goes a batch at a
@@ -52,10 +52,13 @@ test('a collection of more documents and snippets than a batch goes whole, reque
   expect(searched.body.results.map((result: { content: string }) => result.content)).toEqual(['A lantern kept in another collection.']);
 
   expect((await h.call('/v1/queries/top-snippets', { collection_name: 'large', query: 'lantern', k: 5 }, f.keyA)).status).toBe(404);
-  for (const table of ['documents', 'pages', 'chunks', 'document_metadata'] as const) {
+  for (const table of ['documents', 'pages', 'document_metadata'] as const) {
     const rows = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('collection_id', '=', id).executeTakeFirstOrThrow();
     expect(Number(rows.n), table).toBe(0);
   }
+  // Snippets name their document by seq.
+  const snippets = await db.selectFrom('chunks').select((eb) => eb.fn.countAll<number>().as('n')).where('document_seq', 'in', documents.map((row) => row.seq)).executeTakeFirstOrThrow();
+  expect(Number(snippets.n), 'chunks').toBe(0);
   for (const { file_hash } of documents) await expect(h.files.read(file_hash)).rejects.toThrow();
   await foldDocumentUsage(db);
   const usage = await db
@@ -81,7 +84,7 @@ test('a document of more snippets than a batch is deleted with all of them, its 
       (
         await db
           .selectFrom('chunks')
-          .innerJoin('documents', 'documents.id', 'chunks.document_id')
+          .innerJoin('documents', 'documents.seq', 'chunks.document_seq')
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .where('documents.path', '=', path)
           .executeTakeFirstOrThrow()
@@ -91,7 +94,13 @@ test('a document of more snippets than a batch is deleted with all of them, its 
   const deleted = await h.call('/v1/documents/delete-document', { collection_name: 'pair', path: ['long.txt', 'missing.txt'] }, f.keyA);
   expect(deleted.body).toEqual({ deleted_paths: ['long.txt'] });
   const { id } = await db.selectFrom('collections').select('id').where('name', '=', 'pair').executeTakeFirstOrThrow();
-  const left = await db.selectFrom('chunks').select('document_id').distinct().where('collection_id', '=', id).execute();
+  const left = await db
+    .selectFrom('chunks')
+    .innerJoin('documents', 'documents.seq', 'chunks.document_seq')
+    .select('chunks.document_seq')
+    .distinct()
+    .where('documents.collection_id', '=', id)
+    .execute();
   expect(left).toHaveLength(1);
   expect(await snippetsOf('short.txt')).toBeGreaterThan(0);
   const found = await h.call('/v1/queries/top-snippets', { collection_name: 'pair', query: 'lantern', k: 5, precise_responses: true }, f.keyA);

@@ -280,12 +280,13 @@ describe('isolation and permissions', () => {
 
   test('deleting a collection removes its documents and their raw files', async () => {
     await h.call(v1('/collections/add-collection'), { collection_name: 'gone' }, f.keyA);
-    await h.call(v1('/documents/add-document'), { collection_name: 'gone', path: 'a.txt', content: { type: 'text', text: 'unique text for the gone collection' } }, f.keyA);
+    await h.call(v1('/documents/add-document'), { collection_name: 'gone', path: 'a.txt', content: { type: 'text-pages', pages: ['unique text for the gone collection'] } }, f.keyA);
     await f.workers.idle();
     const [row] = await h.database.db.selectFrom('documents').select('file_hash').where('path', '=', 'a.txt').execute();
+    // Pages as JSON: a file that is not its text, so it is kept while the document lives.
     await expect(h.files.read(row!.file_hash)).resolves.toBeInstanceOf(Buffer);
     expect((await h.call(v1('/collections/delete-collection'), { collection_name: 'gone' }, f.keyA)).status).toBe(200);
     await expect(h.files.read(row!.file_hash)).rejects.toThrow();
-    expect(await h.database.db.selectFrom('chunks').select('seq').where('document_id', 'not in', h.database.db.selectFrom('documents').select('id')).execute()).toEqual([]);
+    expect(await h.database.db.selectFrom('chunks').select('seq').where('document_seq', 'not in', h.database.db.selectFrom('documents').select('seq')).execute()).toEqual([]);
   });
 });

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BLOB_SLICE_BYTES, readBlobInSlices, writeBlob } from '../src/db/blobs.ts';
-import { migrations } from '../src/db/migrations/index.ts';
+import * as smallFilesInSqlite from '../src/db/migrations/013_small_files_in_sqlite.ts';
 import { sha256, SMALL_OBJECT_BYTES } from '../src/file-store.ts';
 import { diskObjects } from '../src/storage/disk-objects.ts';
 import { type Harness, startHarness } from './harness.ts';
@@ -30,13 +29,18 @@ afterAll(async () => {
 });
 
 const onSqlite = () => h.database.dialect === 'sqlite';
+/**
+ * The file of an upload of `text`: its pages as JSON, a file that is not its document's text, so
+ * it stays kept once indexed (a plain text one is not: the last test).
+ */
+const fileOf = (text: string) => JSON.stringify([text]);
 const inFolder = (text: string) => {
-  const hash = sha256(Buffer.from(text));
+  const hash = sha256(Buffer.from(fileOf(text)));
   return existsSync(join(h.config.dataDir, 'files', hash.slice(0, 2), hash));
 };
 const inDatabase = async (text: string) =>
-  (await h.database.db.selectFrom('blobs').select('hash').where('hash', '=', sha256(Buffer.from(text))).executeTakeFirst()) !== undefined;
-const add = (path: string, text: string) => h.call(v1('/documents/add-document'), { collection_name: 'raw', path, content: { type: 'text', text } }, f.keyA);
+  (await h.database.db.selectFrom('blobs').select('hash').where('hash', '=', sha256(Buffer.from(fileOf(text)))).executeTakeFirst()) !== undefined;
+const add = (path: string, text: string) => h.call(v1('/documents/add-document'), { collection_name: 'raw', path, content: { type: 'text-pages', pages: [text] } }, f.keyA);
 const served = async (path: string) => {
   const info = await h.call(v1('/documents/get-document-info'), { collection_name: 'raw', path }, f.keyA);
   const link = new URL(info.body.document.file_url);
@@ -59,21 +63,22 @@ describe('raw files kept by the database and the data folder', () => {
     expect(inFolder(large)).toBe(onSqlite());
     await f.workers.idle();
     for (const [path, text] of [['puffin.txt', small], ['walrus.txt', large]] as const) {
-      expect(await served(path)).toEqual({ status: 200, body: text, indexStatus: 'indexed' });
+      expect(await served(path)).toEqual({ status: 200, body: fileOf(text), indexStatus: 'indexed' });
     }
     const hits = await h.call(v1('/queries/top-documents'), { collection_name: 'raw', query: 'walrusology', k: 1 }, f.keyA);
     expect(hits.body.results.map((hit: { path: string }) => hit.path)).toEqual(['walrus.txt']);
   });
 
   test('a text upload is kept in fewer bytes than the file and served as uploaded; a row written uncompressed still reads', async () => {
-    const text = 'Kittiwakes call their own name from the ledges. '.repeat(60);
-    expect((await add('kittiwake.txt', text)).status).toBe(201);
+    const page = 'Kittiwakes call their own name from the ledges. '.repeat(60);
+    const text = fileOf(page);
+    expect((await add('kittiwake.txt', page)).status).toBe(201);
     await f.workers.idle();
     const hash = sha256(Buffer.from(text));
     const row = await h.database.db.selectFrom('blobs').select(['bytes', 'size']).where('hash', '=', hash).executeTakeFirstOrThrow();
     expect(Number(row.size)).toBe(Buffer.byteLength(text));
     expect(row.bytes.length).toBeLessThan(Buffer.byteLength(text) / 4);
-    expect(await served('kittiwake.txt')).toEqual({ status: 200, body: text, indexStatus: 'indexed' });
+    expect((await served('kittiwake.txt')).body).toBe(text);
     // As a blob written before files were compressed left it: the file's bytes as they are.
     await h.database.db.updateTable('blobs').set({ bytes: Buffer.from(text) }).where('hash', '=', hash).execute();
     expect(await served('kittiwake.txt')).toEqual({ status: 200, body: text, indexStatus: 'indexed' });
@@ -120,8 +125,9 @@ describe('raw files kept by the database and the data folder', () => {
   });
 
   test.runIf(process.env.SIFT_TEST_DIALECT !== 'postgres')('a file the data folder held before small files moved to the database is still served and removed (SQLite)', async () => {
-    const text = 'Gannets dive from thirty metres.';
-    expect((await add('gannet.txt', text)).status).toBe(201);
+    const page = 'Gannets dive from thirty metres.';
+    const text = fileOf(page);
+    expect((await add('gannet.txt', page)).status).toBe(201);
     await f.workers.idle();
     // As an upload stored before migration 013 left it: in the folder only.
     const hash = sha256(Buffer.from(text));
@@ -130,16 +136,32 @@ describe('raw files kept by the database and the data folder', () => {
     expect(await served('gannet.txt')).toEqual({ status: 200, body: text, indexStatus: 'indexed' });
     expect((await h.files.read(hash)).toString()).toBe(text);
     await h.call(v1('/documents/delete-document'), { collection_name: 'raw', path: 'gannet.txt' }, f.keyA);
-    expect(inFolder(text)).toBe(false);
+    expect(inFolder(page)).toBe(false);
   });
 
   test.runIf(process.env.SIFT_TEST_DIALECT !== 'postgres')('migration 013 refuses to go down while the database holds raw files (SQLite)', async () => {
     expect((await add('tern.txt', 'Terns hover before they dive.')).status).toBe(201);
-    const migrator = new Migrator({ db: h.database.db, provider: { getMigrations: async () => migrations } });
-    // Down past 013 (the later migrations leave SQLite as it is).
-    const { error } = await migrator.migrateTo('012_metadata_by_collection');
-    expect(String(error)).toMatch(/raw files are kept in the blobs table/);
+    // 013's own down: going there through the later ones would first undo 022, which does change SQLite.
+    await expect(smallFilesInSqlite.down(h.database.db as never)).rejects.toThrow(/raw files are kept in the blobs table/);
     expect(await inDatabase('Terns hover before they dive.')).toBe(true);
-    expect(await served('tern.txt')).toMatchObject({ status: 200, body: 'Terns hover before they dive.' });
+    expect(await served('tern.txt')).toMatchObject({ status: 200, body: fileOf('Terns hover before they dive.') });
+  });
+
+  test('a plain text file is not kept once indexed but served byte for byte from its text; a file another document needs stays', async () => {
+    const text = 'Shags dry their wings on the rocks, ca\u0301fe\u0301 \u{1F426} and all.';
+    const plain = (path: string, body: string) => h.call(v1('/documents/add-document'), { collection_name: 'raw', path, content: { type: 'text', text: body } }, f.keyA);
+    expect((await plain('shag.txt', text)).status).toBe(201);
+    // A plain text whose bytes are another document's file (its pages as JSON): one hash for both.
+    expect((await plain('pages-as-text.txt', fileOf('Cormorants'))).status).toBe(201);
+    expect((await add('cormorant.txt', 'Cormorants')).status).toBe(201);
+    await f.workers.idle();
+    expect(await served('shag.txt')).toEqual({ status: 200, body: text, indexStatus: 'indexed' });
+    expect(await h.database.db.selectFrom('blobs').select('hash').where('hash', '=', sha256(Buffer.from(text))).executeTakeFirst()).toBeUndefined();
+    expect(await inDatabase('Cormorants')).toBe(true);
+    await h.call(v1('/documents/delete-document'), { collection_name: 'raw', path: 'cormorant.txt' }, f.keyA);
+    expect(await inDatabase('Cormorants')).toBe(false);
+    expect(await served('pages-as-text.txt')).toEqual({ status: 200, body: fileOf('Cormorants'), indexStatus: 'indexed' });
+    const hits = await h.call(v1('/queries/top-snippets'), { collection_name: 'raw', query: 'shags rocks', k: 1 }, f.keyA);
+    expect(hits.body.results[0]).toMatchObject({ path: 'shag.txt', content: text });
   });
 });

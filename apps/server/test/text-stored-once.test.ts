@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
+import * as compactRows from '../src/db/migrations/022_compact_rows.ts';
 import type { Database } from '../src/db/schema.ts';
 import type { FileStore } from '../src/file-store.ts';
 import { analyze } from '../src/engine/search/analyzer.ts';
@@ -67,6 +68,9 @@ async function rankings(database: Database, files: FileStore) {
  */
 async function backToMigration016(database: Database) {
   const { db } = database;
+  // Migration 022's snippets keyed by seq and files kept as text, undone first.
+  await compactRows.down(db as never);
+  await sql`delete from kysely_migration where name = '022_compact_rows'`.execute(db);
   for (const table of ['pages', 'chunks'] as const) {
     await sql`alter table ${sql.table(table)} add column content text not null default ''`.execute(db);
     const { rows } = await sql<{ seq: number; start_index: number; end_index: number; text: string }>`

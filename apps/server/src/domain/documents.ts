@@ -104,6 +104,8 @@ export async function addDocument(database: Database, { queue }: EngineServices,
         source_type: sourceType,
         size,
         file_hash: fileHash,
+        // The new file is kept until its text is indexed; the old text is not its copy.
+        file_in_text: 0,
         has_page_images: withPageImages ? 1 : 0,
         created_at: now,
         updated_at: now,
@@ -317,9 +319,11 @@ export async function getStatus({ db }: Database, { queue }: EngineServices, act
 
 /** The raw file behind a verified `file_url` token, with the content type to serve it as. */
 export async function openDocumentFile({ db }: Database, documentId: string) {
-  const row = await db.selectFrom('documents').select(['path', 'source_type', 'file_hash']).where('id', '=', documentId).executeTakeFirst();
+  const row = await db.selectFrom('documents').select(['path', 'source_type', 'file_hash', 'file_in_text']).where('id', '=', documentId).executeTakeFirst();
   if (!row) throw new NotFound(documentMessages.notFound);
-  return { fileHash: row.file_hash, contentType: contentTypeOf(row.source_type, row.path) };
+  // A file that is its document's text byte for byte is not kept: its bytes are made from the text.
+  const text = row.file_in_text ? await db.selectFrom('documents').select('text').where('id', '=', documentId).executeTakeFirst() : undefined;
+  return { fileHash: row.file_hash, bytes: text ? Buffer.from(text.text ?? '', 'utf8') : null, contentType: contentTypeOf(row.source_type, row.path) };
 }
 
 const extensionTypes: Record<string, string> = {

@@ -48,6 +48,11 @@ export interface RetrievalTables {
     text_astral: Generated<number>;
     /** UTF-8 bytes of `text` once indexed (status `num_indexed_bytes`). */
     text_bytes: number;
+    /**
+     * 1 once indexed when the raw file is exactly the UTF-8 of `text` (a plain text or Markdown
+     * upload): no copy of the file is kept, its bytes are made from `text` when asked for.
+     */
+    file_in_text: Generated<number>;
     /** 1 when its pages have images (a PDF, or an image's one page): decided at upload. */
     has_page_images: Generated<number>;
   };
@@ -75,10 +80,10 @@ export interface RetrievalTables {
     start_index: number;
     end_index: number;
   };
+  /** Coarse and fine snippets: offsets into their document's text, keyed by its seq (its collection is the document's). */
   chunks: {
     seq: Generated<number>;
-    document_id: string;
-    collection_id: string;
+    document_seq: number;
     granularity: 'coarse' | 'fine';
     start_index: number;
     end_index: number;

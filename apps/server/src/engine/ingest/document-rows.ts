@@ -3,12 +3,13 @@ import type { CompiledQuery, Kysely } from 'kysely';
 import { bulkInserts } from '../../db/bulk-insert.ts';
 import type { DB } from '../../db/schema.ts';
 import { nowIso } from '../../clock.ts';
+import { sha256 } from '../../file-store.ts';
 import type { ChunkedDocument } from './chunker.ts';
 import { astralFlag } from '../search/slices.ts';
 
 /** A parsed and chunked document about to be written, and the document row it belongs to. */
 export interface DocumentRows {
-  job: { id: string; collection_id: string };
+  job: { id: string; seq: number; collection_id: string; file_hash: string; size: number };
   chunked: ChunkedDocument;
 }
 
@@ -27,6 +28,7 @@ export function documentRowWrites(db: Kysely<DB>, owner: string, items: Document
         text: item.chunked.text,
         text_bytes: Buffer.byteLength(item.chunked.text, 'utf8'),
         text_astral: astralFlag(item.chunked.text),
+        file_in_text: isFileText(item.chunked.text, item.job) ? 1 : 0,
         num_pages: item.chunked.pages.length,
         updated_at: now,
       })
@@ -37,7 +39,7 @@ export function documentRowWrites(db: Kysely<DB>, owner: string, items: Document
   const ids = items.map((item) => item.job.id);
   const writes = [
     db.deleteFrom('pages').where('document_id', 'in', ids).compile(),
-    db.deleteFrom('chunks').where('document_id', 'in', ids).compile(),
+    db.deleteFrom('chunks').where('document_seq', 'in', items.map((item) => item.job.seq)).compile(),
     ...bulkInserts(
       db,
       'pages',
@@ -58,8 +60,7 @@ export function documentRowWrites(db: Kysely<DB>, owner: string, items: Document
         'chunks',
         items.flatMap(({ job, chunked }) =>
           chunked[granularity].map((snippet) => ({
-            document_id: job.id,
-            collection_id: job.collection_id,
+            document_seq: job.seq,
             granularity,
             start_index: snippet.start_index,
             end_index: snippet.end_index,
@@ -71,6 +72,17 @@ export function documentRowWrites(db: Kysely<DB>, owner: string, items: Document
     ),
   ];
   return { holds, writes };
+}
+
+/** Whether a document's raw file is byte for byte the UTF-8 of its text (then not kept, file_in_text). */
+export function isFileText(text: string, file: { file_hash: string; size: number }): boolean {
+  return Number(file.size) === Buffer.byteLength(text, 'utf8') && sha256(Buffer.from(text, 'utf8')) === file.file_hash;
+}
+
+/** The raw file of a document whose file is its text (file_in_text). */
+export async function fileFromText(db: Kysely<DB>, documentId: string): Promise<Buffer> {
+  const document = await db.selectFrom('documents').select('text').where('id', '=', documentId).executeTakeFirst();
+  return Buffer.from(document?.text ?? '', 'utf8');
 }
 
 /** The pages a document was parsed into, in order, sliced from its text (none when it was never parsed). */

@@ -10,7 +10,7 @@ import { type ClaimedDocument, defaultLeaseRules, type DocumentQueue, type Faile
 import type { SearchActivity } from '../search-activity.ts';
 import type { SearchIndex } from '../search/types.ts';
 import { type ChunkedDocument, chunkPages } from './chunker.ts';
-import { documentRowWrites, storedPagesOf } from './document-rows.ts';
+import { documentRowWrites, fileFromText, isFileText, storedPagesOf } from './document-rows.ts';
 import { Backoff, isDependencyDown, readObject } from './outage.ts';
 import { ParseError, parseFile, ParsingStopped } from './parse.ts';
 import { storableText } from './parsers/text.ts';
@@ -323,8 +323,8 @@ const markParsed = ({ database, queue, owner, usage }: Ingestion, job: ClaimedDo
   });
 
 /** Pages of the raw file: text inputs directly, files through the parsers. */
-async function parseSource({ files }: Ingestion, job: ClaimedDocument, signal: AbortSignal): Promise<{ pages: string[]; ocrPages: number }> {
-  const bytes = await readObject((hash) => files.read(hash), job.file_hash);
+async function parseSource({ files, database }: Ingestion, job: ClaimedDocument, signal: AbortSignal): Promise<{ pages: string[]; ocrPages: number }> {
+  const bytes = job.file_in_text ? await fileFromText(database.db, job.id) : await readObject((hash) => files.read(hash), job.file_hash);
   if (job.source_type === 'text') return { pages: [storableText(bytes.toString('utf8'))], ocrPages: 0 };
   if (job.source_type === 'text-pages' || job.source_type === 'text-pages-unordered') {
     return { pages: (JSON.parse(bytes.toString('utf8')) as string[]).map(storableText), ocrPages: 0 };
@@ -412,6 +412,10 @@ async function finishBatch(ingestion: Ingestion, items: Prepared[]): Promise<voi
     }
     await addBatchEvents(ingestion.usage, trx, indexed);
   });
+  // Raw files that are their text byte for byte are not kept (file_in_text), unless another
+  // document still needs them. Left behind when the store is away: removed with their documents.
+  const fileTexts = items.filter((item) => isFileText(item.chunked.text, item.job)).map((item) => item.job.file_hash);
+  if (fileTexts.length > 0) await ingestion.files.release(ingestion.database, fileTexts).catch(() => {});
 }
 
 /** Usage events of a batch, summed per collection: one upsert per collection and kind. */

@@ -61,6 +61,8 @@ export interface ClaimedDocument {
   index_status: Extract<IndexStatus, 'parsing' | 'indexing'>;
   source_type: DocumentSourceType;
   file_hash: string;
+  /** 1 when the raw file is no longer kept: its bytes are the UTF-8 of the stored text (file_in_text). */
+  file_in_text: number;
   size: number;
   attempts: number;
 }
@@ -104,7 +106,7 @@ const queuedState = (status: 'not_parsed' | 'not_indexed' = 'not_parsed') =>
 const heldBy = (owner: string): Expression<SqlBool> => sql<SqlBool>`lease_owner = ${owner}`;
 const waiting = sql`index_status in ('not_parsed', 'not_indexed')`;
 const working = sql`index_status in ('parsing', 'indexing')`;
-const returning = sql`returning id, seq, organization_id, collection_id, path, index_status, source_type, file_hash, size, attempts`;
+const returning = sql`returning id, seq, organization_id, collection_id, path, index_status, source_type, file_hash, file_in_text, size, attempts`;
 
 /** The queue over `database`, on `backend`'s SQL and `clock`'s time. */
 export function documentQueue(database: Database, backend: Backend, clock: Clock, rules: LeaseRules = defaultLeaseRules): DocumentQueue {

@@ -80,7 +80,7 @@ export function postgresVectors(db: Kysely<DB>, embedder: VectorEmbedder | null)
         from pages p join documents d on d.id = p.document_id where p.document_id = any(${documentIds}::text[])
         union all
         select d.collection_id, case c.granularity when 'coarse' then 2 else 3 end, c.seq, d.seq, ${bounded('c')}, c.start_index, c.end_index, d.text_astral
-        from chunks c join documents d on d.id = c.document_id where c.document_id = any(${documentIds}::text[])`.execute(db);
+        from chunks c join documents d on d.seq = c.document_seq where d.id = any(${documentIds}::text[])`.execute(db);
       const texts = rows.map((row) => (row.astral ? (row.content ?? '').slice(row.start, row.end) : (row.content ?? '')).slice(0, EMBED_CHARS));
       const vectors = await embedDocuments(embedder, texts);
       const key = vectors[0] ? embedderKey(embedder, vectors[0].length) : '';

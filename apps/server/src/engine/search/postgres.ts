@@ -7,7 +7,7 @@ import { DocumentPaths } from './document-paths.ts';
 import { filterCandidates, filterExclusions, filterSql } from './filter.ts';
 import { bm25Sql, canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
 import type { FilterNode } from './filter-node.ts';
-import { contentOfRow, type PageSlice, pageContent, snippetContent } from './slices.ts';
+import { contentOfRow, contentSql, type PageSlice, pageContent, snippetContent } from './slices.ts';
 import type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
 import { postgresVectors } from './postgres-vectors.ts';
 import { FUSION_DEPTH, hybridHits, type VectorEmbedder } from './vectors.ts';
@@ -185,12 +185,12 @@ export function postgresSearchIndex(database: Database, embedder: VectorEmbedder
             return sql<SnippetHit & { weight: number }>`
         ${withBestRows(values.kthOffset, best(request.granularity, values, kept, postings))}
         select ${document.columns}, c.start_index as "startIndex", c.end_index as "endIndex",
-               c.page_start as "pageStart", c.page_end as "pageEnd", ${contentOfRow('c')} as content, t.weight as weight
+               c.page_start as "pageStart", c.page_end as "pageEnd", ${contentSql('d', 'c')} as content, t.weight as weight
         from t join chunks c on c.seq = t."rowSeq" ${document.join} where ${canBeAmongK}`;
           }),
         );
-      const columns = sql`${documentOf('c.start_index as "startIndex"', request.includeMetadata)}, c.end_index as "endIndex", c.page_start as "pageStart", c.page_end as "pageEnd", ${contentOfRow('c')} as content`;
-      const join = sql`join chunks c on c.seq = t.row_seq join documents d on d.id = c.document_id`;
+      const columns = sql`${documentOf('c.start_index as "startIndex"', request.includeMetadata)}, c.end_index as "endIndex", c.page_start as "pageStart", c.page_end as "pageEnd", ${contentSql('d', 'c')} as content`;
+      const join = sql`join chunks c on c.seq = t.row_seq join documents d on d.seq = c.document_seq`;
       const hits = await ranked<SnippetHit & { weight: number }>(request, lexical, () => vectors.nearest(request.granularity, GRANULARITY_CODES, request, columns, join), (hit) => [hit.path, hit.startIndex]);
       return hits.map(snippetContent);
     },
@@ -411,10 +411,16 @@ function best(granularity: Granularity, values: SearchValues, kept: RawBuilder<u
  * DocumentPaths and the metadata is null.
  */
 function documentColumns(includeMetadata: boolean, alias: 'p' | 'c'): { columns: RawBuilder<unknown>; join: RawBuilder<unknown> } {
-  const row = sql.raw(alias);
+  // A snippet names its document by seq: the document is joined for its id (and its text, contentSql).
+  if (alias === 'c') {
+    return {
+      columns: includeMetadata ? sql`d.id as "documentId", d.path as path, d.metadata as metadata` : sql`d.id as "documentId", null as path, null as metadata`,
+      join: sql`join documents d on d.seq = c.document_seq`,
+    };
+  }
   return includeMetadata
-    ? { columns: sql`d.id as "documentId", d.path as path, d.metadata as metadata`, join: sql`join documents d on d.id = ${row}.document_id` }
-    : { columns: sql`${row}.document_id as "documentId", null as path, null as metadata`, join: sql`` };
+    ? { columns: sql`d.id as "documentId", d.path as path, d.metadata as metadata`, join: sql`join documents d on d.id = p.document_id` }
+    : { columns: sql`p.document_id as "documentId", null as path, null as metadata`, join: sql`` };
 }
 
 /** The paths of these documents (those still there). */
@@ -543,11 +549,14 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
   await deletePostingsOf(trx, locked, collectionKey);
   // Pages and snippets are offsets into their document's text (slices.ts), read first.
   const offsets = sql`seq, collection_id, document_id, '' as text, start_index as start, end_index as "end"`;
+  const snippets = (granularity: 'coarse' | 'fine') =>
+    sql<SourceRow>`select c.seq, d.collection_id, d.id as document_id, '' as text, c.start_index as start, c.end_index as "end"
+      from documents d join chunks c on c.document_seq = d.seq where d.id = any(${documentIds}::text[]) and c.granularity = ${granularity}`;
   const sources: [Granularity, RawBuilder<SourceRow>][] = [
     ['documents', sql<SourceRow>`select seq, collection_id, id as document_id, coalesce(text, '') as text, 0 as start, 0 as "end" from documents where id = any(${documentIds}::text[])`],
     ['pages', sql<SourceRow>`select ${offsets} from pages where document_id = any(${documentIds}::text[])`],
-    ['coarse', sql<SourceRow>`select ${offsets} from chunks where document_id = any(${documentIds}::text[]) and granularity = 'coarse'`],
-    ['fine', sql<SourceRow>`select ${offsets} from chunks where document_id = any(${documentIds}::text[]) and granularity = 'fine'`],
+    ['coarse', snippets('coarse')],
+    ['fine', snippets('fine')],
   ];
   // A document's text analysed once: its pages and snippets are slices of it (analyzer.ts).
   const texts = new Map<string, TextTerms>();

@@ -18,7 +18,13 @@ export async function deleteSnippetsOf(db: Kysely<DB>, documentIds: string[]): P
   for (;;) {
     const deleted = await db
       .deleteFrom('chunks')
-      .where('seq', 'in', (eb) => eb.selectFrom('chunks').select('seq').where('document_id', 'in', documentIds).limit(DELETE_SNIPPETS))
+      .where('seq', 'in', (eb) =>
+        eb
+          .selectFrom('chunks')
+          .select('seq')
+          .where('document_seq', 'in', eb.selectFrom('documents').select('seq').where('id', 'in', documentIds))
+          .limit(DELETE_SNIPPETS),
+      )
       .executeTakeFirst();
     await servingRequests();
     if (Number(deleted.numDeletedRows) < DELETE_SNIPPETS) return;

@@ -44,9 +44,11 @@ export const vectorsTable = (granularity: Granularity): string => `vectors_${gra
 
 /**
  * The search file's format, its user_version: 2 since migration 018 (contentless FTS5 tables and
- * the engine's statistics); files of an earlier one are rebuilt at start.
+ * the engine's statistics), 3 with incremental auto-vacuum (a file of format 2 is vacuumed into
+ * it at start); files of an earlier one are rebuilt at start.
  */
-const SEARCH_FORMAT = 2;
+const SEARCH_FORMAT = 3;
+const VACUUMED_FORMAT = 2;
 
 /** An FTS5 query matching rows holding any of these analyzed terms. */
 export const ftsMatch = (terms: readonly string[]): string => terms.map((term) => `"${term}"`).join(' OR ');
@@ -72,11 +74,13 @@ const sources: Record<Granularity, (documents: string) => string> = {
   documents: (documents) => `select d.seq as rowid, coalesce(d.text, '') as text, d.id as document, 0 as start, 0 as end from source.documents d where d.id in (${documents})`,
   pages: (documents) => `select p.seq as rowid, '' as text, p.document_id as document, p.start_index as start, p.end_index as end from source.pages p where p.document_id in (${documents})`,
   coarse: (documents) =>
-    `select c.seq as rowid, '' as text, c.document_id as document, c.start_index as start, c.end_index as end from source.chunks c where c.document_id in (${documents}) and c.granularity = 'coarse'`,
+    `select c.seq as rowid, '' as text, d.id as document, c.start_index as start, c.end_index as end from source.documents d join source.chunks c on c.document_seq = d.seq where d.id in (${documents}) and c.granularity = 'coarse'`,
   fine: (documents) =>
-    `select c.seq as rowid, '' as text, c.document_id as document, c.start_index as start, c.end_index as end from source.chunks c where c.document_id in (${documents}) and c.granularity = 'fine'`,
+    `select c.seq as rowid, '' as text, d.id as document, c.start_index as start, c.end_index as end from source.documents d join source.chunks c on c.document_seq = d.seq where d.id in (${documents}) and c.granularity = 'fine'`,
 };
 const seqColumn: Record<Granularity, string> = { documents: 'd.seq', pages: 'p.seq', coarse: 'c.seq', fine: 'c.seq' };
+/** The column naming a source row's collection (a snippet's is its document's). */
+const collectionColumn: Record<Granularity, string> = { documents: 'd.collection_id', pages: 'p.collection_id', coarse: 'd.collection_id', fine: 'd.collection_id' };
 interface SourceRow {
   rowid: number;
   /** A document's text; empty for a page or snippet, whose text is the slice [start, end) of it. */
@@ -151,7 +155,10 @@ export interface SearchWriter {
 /** A collection's search file opened for writing, with the main file attached as `source`. */
 interface CollectionWriter {
   connection: SQLite.Database;
-  /** Merges up to MERGE_PAGES pages of one table's segments in a transaction; false when all are merged. */
+  /**
+   * Merges up to MERGE_PAGES pages of one table's segments in a transaction, or once all are
+   * merged gives back up to MERGE_PAGES free pages to the disk; false when none is left of either.
+   */
   merge(): boolean;
   /** These documents' rows of this collection, analyzed (before any lock is taken). */
   analyze(documents: string): Promise<AnalyzedRows>;
@@ -302,6 +309,8 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string, em
   const connection = new SQLite(searchFilePath(sqlitePath, collectionId), { timeout: 0 });
   try {
     await whenUnlocked(() => {
+      // Before anything is written, or it applies only after a vacuum (a new file's pages, reclaim).
+      connection.pragma('auto_vacuum = incremental');
       connection.pragma('journal_mode = WAL');
       connection.pragma('synchronous = NORMAL');
       connection.transaction(() => createTables(connection))();
@@ -325,7 +334,7 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string, em
   const rowsOf = GRANULARITIES.map((granularity) =>
     // Documents of the batch in other collections are theirs to index.
     connection.prepare<[string, number], SourceRow>(
-      `${sources[granularity](ids)} and +${seqColumn[granularity].split('.')[0]}.collection_id = '${collectionId}' and ${seqColumn[granularity]} > ? order by rowid limit 256`,
+      `${sources[granularity](ids)} and +${collectionColumn[granularity]} = '${collectionId}' and ${seqColumn[granularity]} > ? order by rowid limit 256`,
     ),
   );
   // The write lock is taken by a plain row update first, so a busy file refuses the transaction
@@ -376,7 +385,7 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string, em
   const merges = GRANULARITIES.map((granularity) => connection.prepare(`insert into main.${ftsTable(granularity)} (${ftsTable(granularity)}, rank) values ('merge', ?)`));
   const totalChanges = connection.prepare<[], number>('select total_changes()').pluck();
   const changes = () => totalChanges.get() ?? 0;
-  const merge = connection.transaction((): boolean => {
+  const mergeSegments = connection.transaction((): boolean => {
     for (const statement of merges) {
       const before = changes();
       // Negative: any two segments are merged, whatever their levels (positive waits for FTS5's usermerge of one level).
@@ -386,6 +395,16 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string, em
     }
     return false;
   });
+  // Merged segments leave their old pages free: the file keeps them unless given back.
+  const freePages = connection.prepare<[], number>('pragma main.freelist_count').pluck();
+  const reclaim = (): boolean => {
+    if ((freePages.get() ?? 0) === 0) return false;
+    connection.pragma(`main.incremental_vacuum(${MERGE_PAGES})`);
+    // The pages moved went through the log: once all are given back, so is the log (when no reader holds it).
+    if ((freePages.get() ?? 0) === 0) connection.pragma('main.wal_checkpoint(TRUNCATE)');
+    return true;
+  };
+  const merge = () => mergeSegments() || reclaim();
   return { connection, merge, analyze: analyzeRows, write, reembed: vectors.reembed };
 }
 
@@ -414,8 +433,8 @@ function vectorWriter(connection: SQLite.Database, embedder: VectorEmbedder | nu
   const textSources: Record<Granularity, string> = {
     documents: `select d.seq as rowid, substr(coalesce(d.text, ''), 1, ${EMBED_CHARS}) as content, 0 as start, ${EMBED_CHARS} as "end", 0 as astral from source.documents d where d.seq in (${ids})`,
     pages: `select p.seq as rowid, ${bounded('p')} as content, p.start_index as start, p.end_index as "end", d.text_astral as astral from source.pages p join source.documents d on d.id = p.document_id where p.seq in (${ids})`,
-    coarse: `select c.seq as rowid, ${bounded('c')} as content, c.start_index as start, c.end_index as "end", d.text_astral as astral from source.chunks c join source.documents d on d.id = c.document_id where c.seq in (${ids})`,
-    fine: `select c.seq as rowid, ${bounded('c')} as content, c.start_index as start, c.end_index as "end", d.text_astral as astral from source.chunks c join source.documents d on d.id = c.document_id where c.seq in (${ids})`,
+    coarse: `select c.seq as rowid, ${bounded('c')} as content, c.start_index as start, c.end_index as "end", d.text_astral as astral from source.chunks c join source.documents d on d.seq = c.document_seq where c.seq in (${ids})`,
+    fine: `select c.seq as rowid, ${bounded('c')} as content, c.start_index as start, c.end_index as "end", d.text_astral as astral from source.chunks c join source.documents d on d.seq = c.document_seq where c.seq in (${ids})`,
   };
   const texts = GRANULARITIES.map((granularity) =>
     connection.prepare<[string], { rowid: number; content: string | null; start: number; end: number; astral: number }>(textSources[granularity]),
@@ -566,6 +585,7 @@ export function ensureSearchFiles(sqlitePath: string): void {
   for (const { id, indexed } of collections) {
     const file = searchFilePath(sqlitePath, id);
     const exists = existsSync(file);
+    if (exists) vacuumFormat2(file);
     if (exists ? isComplete(file) : !indexed) continue;
     rebuildCollection(sqlitePath, id);
   }
@@ -580,12 +600,26 @@ function isComplete(file: string): boolean {
   }
 }
 
+/** A file of format 2 lacks only incremental auto-vacuum, which a vacuum sets: quicker than a rebuild. */
+function vacuumFormat2(file: string): void {
+  const connection = new SQLite(file);
+  try {
+    if (connection.pragma('user_version', { simple: true }) !== VACUUMED_FORMAT) return;
+    connection.pragma('auto_vacuum = incremental');
+    connection.exec('vacuum');
+    connection.pragma(`user_version = ${SEARCH_FORMAT}`);
+  } finally {
+    connection.close();
+  }
+}
+
 /** A collection's search file made anew from its indexed documents' stored rows. */
 export function rebuildCollection(sqlitePath: string, collectionId: string): void {
   const file = searchFilePath(sqlitePath, collectionId);
   removeSearchFile(file);
   const connection = new SQLite(file);
   try {
+    connection.pragma('auto_vacuum = incremental');
     connection.pragma('journal_mode = WAL');
     connection.prepare('attach database ? as source').run(sqlitePath);
     // The collection's indexed documents 64 at a time, and their rows a page at a time (better-sqlite3

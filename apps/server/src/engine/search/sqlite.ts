@@ -78,7 +78,7 @@ export function sqliteSearchIndex(database: Database, embedder: VectorEmbedder |
         run,
         {
           granularity: request.granularity,
-          join: (rowid) => sql`join chunks c on c.seq = ${sql.raw(rowid)} join documents d on d.id = c.document_id`,
+          join: (rowid) => sql`join chunks c on c.seq = ${sql.raw(rowid)} join documents d on d.seq = c.document_seq`,
           columns: sql`d.id as documentId, d.path as path, d.metadata as metadata, c.start_index as startIndex, c.end_index as endIndex,
             c.page_start as pageStart, c.page_end as pageEnd, ${contentSql('d', 'c')} as content`,
         },
@@ -298,7 +298,7 @@ function rowTexts(granularity: Granularity, seqs: RawBuilder<unknown>): RawBuild
       from pages p join documents d on d.id = p.document_id where p.seq in (${seqs})`;
   }
   return sql`select c.seq as rowid, ${contentSql('d', 'c')} as content, c.start_index as start, c.end_index as "end"
-    from chunks c join documents d on d.id = c.document_id where c.seq in (${seqs})`;
+    from chunks c join documents d on d.seq = c.document_seq where c.seq in (${seqs})`;
 }
 
 /**
@@ -312,8 +312,8 @@ export function passingRows(granularity: Granularity, filter: FilterNode, collec
   return {
     documents: sql`select d.seq from documents d where ${passing}`,
     pages: sql`select p.seq from documents d join pages p on p.document_id = d.id where ${passing}`,
-    coarse: sql`select c.seq from documents d join chunks c on c.document_id = d.id where ${passing} and c.granularity = 'coarse'`,
-    fine: sql`select c.seq from documents d join chunks c on c.document_id = d.id where ${passing} and c.granularity = 'fine'`,
+    coarse: sql`select c.seq from documents d join chunks c on c.document_seq = d.seq where ${passing} and c.granularity = 'coarse'`,
+    fine: sql`select c.seq from documents d join chunks c on c.document_seq = d.seq where ${passing} and c.granularity = 'fine'`,
   }[granularity];
 }
 

@@ -27,10 +27,12 @@ export const documentFileRoutes: FastifyPluginAsyncZod<AppContext> = async (app,
     async (request, reply) => {
       const documentId = await verifyFileToken(keyring, request.query.token);
       const file = await openDocumentFile(database, documentId);
-      const body = await files.stream(file.fileHash).catch((error: unknown) => {
-        // A store that is away is an outage (503), not a missing file.
-        throw dependencyUnavailable(error) ?? new NotFound(fileMessages.missing);
-      });
+      const body =
+        file.bytes ??
+        (await files.stream(file.fileHash).catch((error: unknown) => {
+          // A store that is away is an outage (503), not a missing file.
+          throw dependencyUnavailable(error) ?? new NotFound(fileMessages.missing);
+        }));
       return reply
         .header('content-type', file.contentType)
         .header('cache-control', CACHED_FOREVER)
