@@ -18,6 +18,7 @@ import * as sessions from './017_sessions.ts';
 import * as textStoredOnce from './018_text_stored_once.ts';
 import * as postingsByCollection from './019_postings_by_collection.ts';
 import * as vectors from './021_vectors.ts';
+import * as vectorsByCollection from './023_vectors_by_collection.ts';
 
 /**
  * Migrations by name; Kysely runs them in name order. Each area adds its own file here
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '018_text_stored_once': textStoredOnce,
   '019_postings_by_collection': postingsByCollection,
   '021_vectors': vectors,
+  '023_vectors_by_collection': vectorsByCollection,
 };
