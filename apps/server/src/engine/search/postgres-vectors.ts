@@ -90,37 +90,41 @@ export function postgresVectors(db: Kysely<DB>, embedder: VectorEmbedder | null)
     },
     async nearest<Row>(granularity: Granularity, codes: Record<Granularity, number>, request: SearchRequest, columns: RawBuilder<unknown>, join: RawBuilder<unknown>) {
       const schema = await extensionSchema();
-      if (schema === null) return [];
-      const depth = Math.max(request.k, FUSION_DEPTH);
-      const vector = request.vector!;
-      const table = await nearestTable(db, request.collectionId, codes[granularity], vector.embedder);
-      // No vectors table: nothing of the collection embedded yet.
-      if (!table) return [];
-      try {
-        if (request.filter) {
-          // Filtered: an exact scan of the vectors whose document passes (an HNSW scan would drop
-          // the rows the filter fails after finding them, and find too few under a selective one).
-          const extension = sql.id(schema);
-          const similarity = sql`${extension}.inner_product(v.embedding, ${vectorLiteral(vector.values)}::${extension}.vector)`;
-          const nearestRows = sql`select v.row_seq, ${similarity} as similarity from ${vectorsTable(table.key)} v join documents d on d.seq = v.document_seq
-                where v.granularity = ${codes[granularity]} and v.embedder = ${vector.embedder} and ${filterSql(request.filter)}
-                order by similarity desc limit ${depth}`;
-          return (await sql<Row>`select ${columns}, t.similarity as weight from (${nearestRows}) t ${join}`.execute(db)).rows;
-        }
-        const nearestRows = nearestStatement(schema, table.key, codes[granularity], vector, depth, table.indexed);
-        if (!table.indexed) return (await sql<Row>`select ${columns}, t.similarity as weight from (${nearestRows}) t ${join}`.execute(db)).rows;
-        return await db.transaction().execute(async (trx) => {
-          await searchBreadth(depth).execute(trx);
-          return (await sql<Row>`select ${columns}, t.similarity as weight from (${nearestRows}) t ${join}`.execute(trx)).rows;
-        });
-      } catch (error) {
-        // Its table dropped with it (another server deleted the collection meanwhile): nothing to find.
-        if ((error as { code?: string }).code !== UNDEFINED_TABLE) throw error;
-        return [];
-      }
+      return schema === null ? [] : nearestRows<Row>(db, schema, codes[granularity], request, columns, join);
     },
   };
   return vectors;
+}
+
+/** The rows of a collection's granularity (`code`) nearest the request's vector: its `columns`, joined by `join` to the nearest, and their similarity as `weight`. */
+async function nearestRows<Row>(db: Kysely<DB>, schema: string, code: number, request: SearchRequest, columns: RawBuilder<unknown>, join: RawBuilder<unknown>): Promise<Row[]> {
+  const depth = Math.max(request.k, FUSION_DEPTH);
+  const vector = request.vector!;
+  const table = await nearestTable(db, request.collectionId, code, vector.embedder);
+  // No vectors table: nothing of the collection embedded yet.
+  if (!table) return [];
+  try {
+    if (request.filter) {
+      // Filtered: an exact scan of the vectors whose document passes (an HNSW scan would drop
+      // the rows the filter fails after finding them, and find too few under a selective one).
+      const extension = sql.id(schema);
+      const similarity = sql`${extension}.inner_product(v.embedding, ${vectorLiteral(vector.values)}::${extension}.vector)`;
+      const nearest = sql`select v.row_seq, ${similarity} as similarity from ${vectorsTable(table.key)} v join documents d on d.seq = v.document_seq
+            where v.granularity = ${code} and v.embedder = ${vector.embedder} and ${filterSql(request.filter)}
+            order by similarity desc limit ${depth}`;
+      return (await sql<Row>`select ${columns}, t.similarity as weight from (${nearest}) t ${join}`.execute(db)).rows;
+    }
+    const nearest = nearestStatement(schema, table.key, code, vector, depth, table.indexed);
+    if (!table.indexed) return (await sql<Row>`select ${columns}, t.similarity as weight from (${nearest}) t ${join}`.execute(db)).rows;
+    return await db.transaction().execute(async (trx) => {
+      await searchBreadth(depth).execute(trx);
+      return (await sql<Row>`select ${columns}, t.similarity as weight from (${nearest}) t ${join}`.execute(trx)).rows;
+    });
+  } catch (error) {
+    // Its table dropped with it (another server deleted the collection meanwhile): nothing to find.
+    if ((error as { code?: string }).code !== UNDEFINED_TABLE) throw error;
+    return [];
+  }
 }
 
 /** These documents' rows (the documents, pages and snippets), with the text each is embedded by. */
