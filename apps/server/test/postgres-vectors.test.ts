@@ -33,10 +33,11 @@ describe.runIf(postgres)('PostgreSQL vectors by collection', () => {
   let embeddings: Awaited<ReturnType<typeof startEmbeddings>>;
   let h: Harness;
   let f: Awaited<ReturnType<typeof providerFixtures>>;
+  const env = (model: string) => ({ SIFT_EMBEDDING_PROVIDER: 'openai', SIFT_EMBEDDING_URL: embeddings.url, SIFT_EMBEDDING_MODEL: model });
 
   beforeAll(async () => {
     embeddings = await startEmbeddings();
-    h = await startHarness({ SIFT_EMBEDDING_PROVIDER: 'openai', SIFT_EMBEDDING_URL: embeddings.url, SIFT_EMBEDDING_MODEL: 'hashed' });
+    h = await startHarness(env('hashed'));
     f = await providerFixtures(h);
     for (const [key, collection, corpus] of [
       [f.keyA, 'mine', searchCorpus(3, 12)],
@@ -124,6 +125,23 @@ describe.runIf(postgres)('PostgreSQL vectors by collection', () => {
       await database.destroy();
     }
   });
+
+  test("another embedder re-embeds every collection's vectors in their own tables", async () => {
+    const tables = await relations('r');
+    await f.workers.stop();
+    await h.close();
+    h = await startHarness({ ...env('hashed-again'), DATABASE_URL: h.config.databaseUrl! });
+    f = { ...f, workers: await h.engine.startIngestion({ concurrency: 1, idlePollMs: 50 }) };
+    const embedders = async () => {
+      const found: string[][] = [];
+      for (const { name } of tables) {
+        found.push((await sql<{ embedder: string }>`select distinct split_part(embedder, ':', 2) as embedder from ${sql.table(name)}`.execute(h.database.db)).rows.map((row) => row.embedder));
+      }
+      return found;
+    };
+    await expect.poll(embedders, { timeout: 30_000, interval: 200 }).toEqual(tables.map(() => ['hashed-again']));
+    expect(await relations('r')).toEqual(tables);
+  }, 60_000);
 
   test("deleting a collection drops its vectors table and its indexes, and leaves the others'", async () => {
     const [mine, theirs] = [await keyOf('mine'), await keyOf('theirs')];

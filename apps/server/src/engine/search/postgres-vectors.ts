@@ -53,16 +53,22 @@ export function postgresVectors(db: Kysely<DB>, embedder: VectorEmbedder | null)
     available: async () => (await extensionSchema()) !== null,
     async reembedStep() {
       if (!embedder || reembedded || (await extensionSchema()) === null) return false;
-      const collection = await collectionFrom(db, reembedFrom);
-      if (!collection) {
-        reembedded = true;
-        // All re-embedded: the indexes of the embedders replaced go.
-        await dropUnusedNearestIndexes(db);
-        return false;
+      // A step looks through a few collections at most, and embeds one batch of documents.
+      for (let looked = 0; looked < REEMBED_COLLECTIONS; looked++) {
+        const collection = await collectionFrom(db, reembedFrom);
+        if (!collection) {
+          reembedded = true;
+          // All re-embedded: the indexes of the embedders replaced go.
+          await dropUnusedNearestIndexes(db);
+          return false;
+        }
+        const documentIds = await toReembed(db, collection, `${embedder.name}:`);
+        if (documentIds.length > 0) {
+          await vectors.index(documentIds);
+          return true;
+        }
+        reembedFrom = collection.key + 1;
       }
-      const documentIds = await toReembed(db, collection, `${embedder.name}:`);
-      if (documentIds.length > 0) await vectors.index(documentIds);
-      else reembedFrom = collection.key + 1;
       return true;
     },
     async index(documentIds) {
@@ -226,3 +232,6 @@ async function toReembed(db: Kysely<DB>, collection: { id: string; key: number; 
 
 /** Documents a re-embedding step embeds again (each with its pages and snippets). */
 const REEMBED_DOCUMENTS = 8;
+
+/** Collections a re-embedding step looks through for documents to embed again. */
+const REEMBED_COLLECTIONS = 64;
