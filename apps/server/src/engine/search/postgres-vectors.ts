@@ -208,7 +208,9 @@ async function writeVectors(trx: Kysely<any>, schema: string, collectionKey: num
     insert into ${table} (granularity, row_seq, document_seq, embedder, embedding)
     select v.granularity, v.row_seq, v.document_seq, ${embedder}, v.embedding::${sql.id(schema)}.vector
     from unnest(${written.map(({ row }) => row.granularity)}::smallint[], ${written.map(({ row }) => row.row_seq)}::bigint[],
-                ${written.map(({ row }) => row.document_seq)}::bigint[], ${written.map(({ embedding }) => vectorLiteral(embedding))}::text[]) as v(granularity, row_seq, document_seq, embedding)`.execute(trx);
+                ${written.map(({ row }) => row.document_seq)}::bigint[], ${written.map(({ embedding }) => vectorLiteral(embedding))}::text[]) as v(granularity, row_seq, document_seq, embedding)
+    -- Rows another transaction (re-embedding beside ingestion) wrote since this one's delete.
+    on conflict (granularity, row_seq) do update set embedder = excluded.embedder, embedding = excluded.embedding, document_seq = excluded.document_seq`.execute(trx);
 }
 
 /** The first collection from this key on, with whether it has a vectors table; null past the last. */
