@@ -66,13 +66,20 @@ export async function stopServer(server: Server): Promise<void> {
   await server.schema?.drop();
 }
 
-/** Bytes of the vectors in the server's search files (every granularity), or in PostgreSQL's table. */
+/** Bytes of the vectors in the server's search files (every granularity), or in PostgreSQL's tables. */
 async function vectorBytes({ dataDir, schema }: Server): Promise<number> {
   if (schema) {
     const setup = await openDatabase({ dataDir, databaseUrl: schema.url });
     try {
-      const { rows } = await sql<{ n: string }>`select coalesce(sum(pg_column_size(embedding)), 0) as n from search_vectors`.execute(setup.db).catch(() => ({ rows: [{ n: '0' }] }));
-      return Number(rows[0]!.n);
+      // A table per collection (migration 023); none without pgvector.
+      const { rows: tables } = await sql<{ name: string }>`
+        select relname as name from pg_class where relnamespace = current_schema()::regnamespace and relkind = 'r' and relname ~ '^search_vectors_[0-9]+$'`.execute(setup.db);
+      let bytes = 0;
+      for (const { name } of tables) {
+        const { rows } = await sql<{ n: string }>`select coalesce(sum(pg_column_size(embedding)), 0) as n from ${sql.table(name)}`.execute(setup.db);
+        bytes += Number(rows[0]!.n);
+      }
+      return bytes;
     } finally {
       await setup.destroy();
     }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { hasNearestIndex, INDEXED_FROM, nearestStatement, searchBreadth } from '../src/engine/search/postgres-hnsw.ts';
+import { INDEXED_FROM, nearestStatement, nearestTable, searchBreadth } from '../src/engine/search/postgres-hnsw.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
@@ -90,22 +90,50 @@ describe('a collection with thousands of vectors', () => {
 
   const onPostgres = process.env.SIFT_TEST_DIALECT === 'postgres';
   const indexes = async () =>
-    (await sql<{ name: string }>`select relname as name from pg_class where relnamespace = current_schema()::regnamespace and relkind = 'i' and relname ~ '^search_vectors_[0-9]+_' order by relname`.execute(h.database.db)).rows.map(
+    (await sql<{ name: string }>`select relname as name from pg_class where relnamespace = current_schema()::regnamespace and relkind = 'i' and relname ~ '^search_vectors_[0-9]+_[0-9]_[0-9a-f]{12}$' order by relname`.execute(h.database.db)).rows.map(
       (row) => row.name,
     );
 
-  test.runIf(onPostgres)('PostgreSQL reads them through the HNSW index of the collection’s granularity', async () => {
-    // Only the pages have enough rows for one; the documents and snippets are scanned exactly.
-    expect(await indexes()).toEqual([expect.stringMatching(/^search_vectors_\d+_1_/)]);
+  /** The plan of the nearest-rows statement of a collection's granularity. */
+  const planOf = async (collectionId: string, granularity: number, embedder: string) => {
     const { db } = h.database;
-    const { rows } = await sql<{ collection_id: string; embedder: string }>`select collection_id, embedder from search_vectors where granularity = 1 limit 1`.execute(db);
-    const { collection_id: collectionId, embedder } = rows[0]!;
-    const plan = await db.transaction().execute(async (trx) => {
+    return db.transaction().execute(async (trx) => {
       await searchBreadth(100).execute(trx);
-      const statement = nearestStatement('public', collectionId, 1, { values: new Float32Array(textVector('zebra')), embedder }, 100, await hasNearestIndex(trx, collectionId, 1, embedder));
+      const table = (await nearestTable(trx, collectionId, granularity, embedder))!;
+      const statement = nearestStatement('public', table.key, granularity, { values: new Float32Array(textVector('zebra')), embedder }, 100, table.indexed);
       return (await sql<{ 'QUERY PLAN': string }>`explain ${statement}`.execute(trx)).rows.map((row) => row['QUERY PLAN']).join('\n');
     });
-    expect(plan).toMatch(/Index Scan using search_vectors_\d+_1_[0-9a-f]+ on search_vectors/);
+  };
+  const collectionId = async (name: string) => (await h.database.db.selectFrom('collections').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
+  const keyOf = async (name: string) => (await sql<{ key: string }>`select key from search_collections where collection_id = ${await collectionId(name)}`.execute(h.database.db)).rows[0]!.key;
+
+  test.runIf(onPostgres)('PostgreSQL reads them through the HNSW index of the collection’s granularity, in its own table', async () => {
+    // Only the pages have enough rows for one; the documents and snippets are scanned exactly.
+    const big = await keyOf('big');
+    expect(await indexes()).toEqual([expect.stringMatching(new RegExp(`^search_vectors_${big}_1_`))]);
+    const { rows } = await sql<{ embedder: string }>`select embedder from ${sql.table(`search_vectors_${big}`)} where granularity = 1 limit 1`.execute(h.database.db);
+    const plan = await planOf(await collectionId('big'), 1, rows[0]!.embedder);
+    expect(plan).toMatch(new RegExp(`Index Scan using search_vectors_${big}_1_[0-9a-f]+ on search_vectors_${big}\\b`));
+  });
+
+  test.runIf(onPostgres)('PostgreSQL: a small collection’s plan names only its own vectors table, not the indexed one’s', async () => {
+    await h.call('/v1/collections/add-collection', { collection_name: 'small' }, f.keyB);
+    const added = await h.call('/v1/documents/add-document', { collection_name: 'small', path: 'one.txt', content: { type: 'text-pages', pages: ['zebra crossing', 'harbour lights'] } }, f.keyB);
+    expect(added.status).toBe(201);
+    await f.workers.idle();
+    const small = await keyOf('small');
+    const { rows } = await sql<{ embedder: string }>`select embedder from ${sql.table(`search_vectors_${small}`)} limit 1`.execute(h.database.db);
+    for (const granularity of [0, 1]) {
+      const plan = await planOf(await collectionId('small'), granularity, rows[0]!.embedder);
+      // Tables and indexes named by their collection's key: its own only.
+      const keys = [...plan.matchAll(/search_vectors(_\d+)?/g)].map((match) => match[1]);
+      expect(keys.length).toBeGreaterThan(0);
+      expect(new Set(keys)).toEqual(new Set([`_${small}`]));
+    }
+    // Its search answers from its own vectors only.
+    const response = await h.call('/v1/queries/top-pages', { collection_name: 'small', query: 'nothing in common', k: 10 }, f.keyB);
+    expect(response.body.results.map((result: { path: string }) => result.path)).toEqual(['one.txt', 'one.txt']);
+    expect((await h.call('/v1/collections/delete-collection', { collection_name: 'small' }, f.keyB)).status).toBe(200);
   });
 
   test.runIf(onPostgres)('PostgreSQL: another embedder gets indexes of its own, and the replaced one’s go once it is unused', async () => {

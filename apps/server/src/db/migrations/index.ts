@@ -19,6 +19,7 @@ import * as textStoredOnce from './018_text_stored_once.ts';
 import * as postingsByCollection from './019_postings_by_collection.ts';
 import * as vectors from './021_vectors.ts';
 import * as compactRows from './022_compact_rows.ts';
+import * as vectorsByCollection from './023_vectors_by_collection.ts';
 
 /**
  * Migrations by name; Kysely runs them in name order. Each area adds its own file here
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '019_postings_by_collection': postingsByCollection,
   '021_vectors': vectors,
   '022_compact_rows': compactRows,
+  '023_vectors_by_collection': vectorsByCollection,
 };

@@ -3,14 +3,22 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { QueryVector } from './vectors.ts';
 
 /**
- * PostgreSQL's approximate nearest rows: a pgvector HNSW index per collection, granularity and
- * embedder, partial over `search_vectors` (one index for all would make every organization's
- * vectors part of every search's graph). Its expression casts the vectors to their embedder's
- * dimensions (the column has none: collections may use embedders of different sizes), and its
- * predicate names the collection, granularity and embedder as literals; nearestStatement repeats
- * both, so the planner can take the index. Without the index the same statement is an exact scan
- * of the collection's rows through the primary key, so a search never depends on it.
+ * PostgreSQL's approximate nearest rows: a pgvector HNSW index per granularity and embedder on
+ * each collection's vectors table (vectorsTable), partial, so no other collection's vectors are in
+ * a graph a search walks nor in the indexes its planner weighs. Its expression casts the vectors to
+ * their embedder's dimensions (the column has none: embedders may differ in size), and its
+ * predicate names the granularity and embedder as literals; nearestStatement repeats both, so the
+ * planner can take the index. Without the index the same statement is an exact scan of the
+ * granularity's rows through the primary key, so a search never depends on it.
  */
+
+/**
+ * A collection's vectors table (migration 023), made when its first vectors are written and
+ * dropped with it, as its postings table is (postgres.ts postingsTable): in one table for all,
+ * every search's planner weighed every collection's partial indexes, and every insert paid for
+ * other collections' indexes, so one organization's vectors changed another's cost.
+ */
+export const vectorsTable = (collectionKey: number | string): RawBuilder<unknown> => sql.table(`search_vectors_${collectionKey}`);
 
 /** The index of a collection's rows of one granularity embedded by `embedder` (a key of embedderKey). */
 export const nearestIndexName = (collectionKey: number | string, granularity: number, embedder: string): string =>
@@ -29,30 +37,30 @@ const indexedType = (dimensions: number): 'vector' | 'halfvec' | null => (dimens
 const indexedExpression = (schema: string, type: 'vector' | 'halfvec', dimensions: number) => sql`(embedding::${sql.id(schema)}.${sql.raw(type)}(${sql.lit(dimensions)}))`;
 
 /** The index's predicate, in literals: a predicate proved from parameters would need a plan made for their values. */
-const ownRows = (collectionId: string, granularity: number, embedder: string) =>
-  sql`collection_id = ${sql.lit(collectionId)} and granularity = ${sql.lit(granularity)} and embedder = ${sql.lit(embedder)}`;
+const ownRows = (granularity: number, embedder: string) => sql`granularity = ${sql.lit(granularity)} and embedder = ${sql.lit(embedder)}`;
 
 /**
- * Whether a collection's granularity has a usable HNSW index of `embedder`. Without one the
- * nearest rows are ordered by the full-precision similarity: ordering by the indexed expression
- * would cast every row (to halfvec past 2,000 dimensions) for nothing.
+ * Where a search finds a collection's nearest rows: its vectors table's key, and whether the
+ * granularity has a usable HNSW index of `embedder`; null while it has no table (no vectors yet).
+ * Without an index the rows are ordered by the full-precision similarity: ordering by the
+ * indexed expression would cast every row (to halfvec past 2,000 dimensions) for nothing.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function hasNearestIndex(db: Kysely<any>, collectionId: string, granularity: number, embedder: string): Promise<boolean> {
-  if (!indexedType(dimensionsOf(embedder))) return false;
+export async function nearestTable(db: Kysely<any>, collectionId: string, granularity: number, embedder: string): Promise<{ key: number; indexed: boolean } | null> {
   const suffix = nearestIndexName('', granularity, embedder).slice('search_vectors_'.length);
-  const { rows } = await sql<{ indexed: boolean }>`
-    select exists (select 1 from pg_index i where i.indexrelid = to_regclass('search_vectors_' || k.key || ${suffix}) and i.indisvalid) as indexed
-    from search_collections k where k.collection_id = ${collectionId}`.execute(db);
-  return rows[0]?.indexed ?? false;
+  const { rows } = await sql<{ key: string; indexed: boolean }>`
+    select k.key, exists (select 1 from pg_index i where i.indexrelid = to_regclass('search_vectors_' || k.key || ${suffix}) and i.indisvalid) as indexed
+    from search_collections k where k.collection_id = ${collectionId} and to_regclass('search_vectors_' || k.key) is not null`.execute(db);
+  if (!rows[0]) return null;
+  return { key: Number(rows[0].key), indexed: rows[0].indexed && indexedType(dimensionsOf(embedder)) !== null };
 }
 
 /**
  * The `depth` rows of a collection's granularity nearest the query vector: (row_seq, similarity),
- * best first: `indexed` (hasNearestIndex), through its HNSW index, run after searchBreadth in its
+ * best first: `indexed` (nearestTable), through its HNSW index, run after searchBreadth in its
  * transaction; else by an exact scan of the collection's rows.
  */
-export function nearestStatement(schema: string, collectionId: string, granularity: number, vector: QueryVector, depth: number, indexed: boolean): RawBuilder<{ row_seq: string; similarity: number }> {
+export function nearestStatement(schema: string, collectionKey: number, granularity: number, vector: QueryVector, depth: number, indexed: boolean): RawBuilder<{ row_seq: string; similarity: number }> {
   const dimensions = vector.values.length;
   const type = indexedType(dimensions);
   const extension = sql.id(schema);
@@ -62,8 +70,8 @@ export function nearestStatement(schema: string, collectionId: string, granulari
     indexed && type
       ? sql`${indexedExpression(schema, type, dimensions)} operator(${extension}.<#>) ${vectorLiteral(vector.values)}::${extension}.${sql.raw(type)}(${sql.lit(dimensions)})`
       : sql`similarity desc`;
-  return sql`select row_seq, ${similarity} as similarity from search_vectors
-    where ${ownRows(collectionId, granularity, vector.embedder)} order by ${order} limit ${depth}`;
+  return sql`select row_seq, ${similarity} as similarity from ${vectorsTable(collectionKey)}
+    where ${ownRows(granularity, vector.embedder)} order by ${order} limit ${depth}`;
 }
 
 /**
@@ -87,31 +95,27 @@ const GRANULARITY_NAMES = ['documents', 'pages', 'coarse', 'fine'];
 /**
  * The HNSW indexes these collections' rows of `embedder` lack, made once a granularity has
  * INDEXED_FROM rows with the ones being written, before they are (rows already there make the
- * build longer); none for vectors too large for one (indexedType). Made concurrently, so no
- * other collection's writes wait; one another server is making, or that a lock wait stopped, is
- * left for the next batch (its rows are found exactly meanwhile).
+ * build longer); none for vectors too large for one (indexedType). Made concurrently, so the
+ * collection's searches and writes never wait; one another server is making, or that a lock wait
+ * stopped, is left for the next batch (its rows are found exactly meanwhile). Each row names its
+ * collection's vectors table by `key`, made before.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function makeNearestIndexes(db: Kysely<any>, schema: string, rows: { collectionId: string; granularity: number }[], embedder: string): Promise<void> {
-  const type = indexedType(dimensionsOf(embedder));
-  if (!type) return;
+export async function makeNearestIndexes(db: Kysely<any>, schema: string, rows: { collectionId: string; key: number; granularity: number }[], embedder: string): Promise<void> {
+  if (!indexedType(dimensionsOf(embedder)) || rows.length === 0) return;
   const collectionIds = [...new Set(rows.map((row) => row.collectionId))];
   const { rows: stored } = await sql<{ collection_id: string; granularity: string; rows: string }>`
     select collection_id, granularity, sum(rows) as rows from search_stats where collection_id = any(${collectionIds}::text[]) group by collection_id, granularity`.execute(db);
-  const counts = new Map<string, { collectionId: string; granularity: number; rows: number }>();
-  for (const row of stored) counts.set(`${row.collection_id} ${GRANULARITY_NAMES.indexOf(row.granularity)}`, { collectionId: row.collection_id, granularity: GRANULARITY_NAMES.indexOf(row.granularity), rows: Number(row.rows) });
-  for (const { collectionId, granularity } of rows) {
-    const count = counts.get(`${collectionId} ${granularity}`) ?? { collectionId, granularity, rows: 0 };
+  const storedRows = new Map(stored.map((row) => [`${row.collection_id} ${GRANULARITY_NAMES.indexOf(row.granularity)}`, Number(row.rows)]));
+  const counts = new Map<string, { key: number; granularity: number; rows: number }>();
+  for (const { collectionId, key, granularity } of rows) {
+    const count = counts.get(`${collectionId} ${granularity}`) ?? { key, granularity, rows: storedRows.get(`${collectionId} ${granularity}`) ?? 0 };
     count.rows++;
     counts.set(`${collectionId} ${granularity}`, count);
   }
-  const wanted = new Map<string, { collectionId: string; granularity: number }>();
-  const keys = new Map<string, string | undefined>();
-  for (const { collectionId, granularity, rows: count } of counts.values()) {
-    if (count < INDEXED_FROM) continue;
-    if (!keys.has(collectionId)) keys.set(collectionId, await collectionKey(db, collectionId));
-    const key = keys.get(collectionId);
-    if (key !== undefined) wanted.set(nearestIndexName(key, granularity, embedder), { collectionId, granularity });
+  const wanted = new Map<string, { key: number; granularity: number }>();
+  for (const { key, granularity, rows: count } of counts.values()) {
+    if (count >= INDEXED_FROM) wanted.set(nearestIndexName(key, granularity, embedder), { key, granularity });
   }
   if (wanted.size === 0) return;
   // An index is invalid while it is being built (by another ingestion loop or server), and after a failed build.
@@ -120,52 +124,56 @@ export async function makeNearestIndexes(db: Kysely<any>, schema: string, rows: 
     from pg_class c join pg_index i on i.indexrelid = c.oid
     where c.relnamespace = current_schema()::regnamespace and c.relname = any(${[...wanted.keys()]}::text[])`.execute(db);
   const usable = new Set(existing.filter((row) => row.usable).map((row) => row.name));
-  for (const [name, { collectionId, granularity }] of wanted) {
+  for (const [name, { key, granularity }] of wanted) {
     if (usable.has(name)) continue;
     try {
       // One left invalid by a failed build is made again.
       if (existing.some((row) => row.name === name)) await sql`drop index concurrently if exists ${sql.id(name)}`.execute(db);
-      await sql`create index concurrently if not exists ${sql.id(name)} on search_vectors
-        using hnsw (${indexedExpression(schema, type, dimensionsOf(embedder))} ${sql.id(schema)}.${sql.raw(`${type}_ip_ops`)}) where ${ownRows(collectionId, granularity, embedder)}`.execute(db);
+      await createNearestIndex(db, schema, key, granularity, embedder, { concurrently: true });
     } catch (error) {
       if (!LEFT_FOR_LATER.includes((error as { code?: string }).code ?? '')) throw error;
     }
   }
-}
-
-/** A collection's key (migration 011), made unless it has one; none while it is being deleted. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function collectionKey(db: Kysely<any>, collectionId: string): Promise<string | undefined> {
-  const { rows } = await sql<{ key: string }>`
-    with made as (insert into search_collections (collection_id) values (${collectionId}) on conflict do nothing returning key)
-    select key from made union all select key from search_collections where collection_id = ${collectionId}`.execute(db);
-  return rows[0]?.key;
 }
 
 /**
- * Drops the HNSW indexes of collections deleted (their key went with them), and with `embedders`
- * those of an embedder none of the collection's rows of that granularity has now (it was
- * re-embedded by another). Found by their names, which hold the key, granularity and embedder.
+ * The HNSW index of a collection's rows of one granularity and embedder, on its vectors table;
+ * `concurrently` but in a migration's transaction, where nothing else writes the table yet.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function dropUnusedNearestIndexes(db: Kysely<any>, embedders: boolean): Promise<void> {
-  const unused = embedders
-    ? sql`not exists (
-        select 1 from search_collections k join search_vectors v on v.collection_id = k.collection_id
-        where k.key = split_part(c.relname, '_', 3)::bigint and v.granularity = split_part(c.relname, '_', 4)::smallint
-          and left(md5(v.embedder), 12) = split_part(c.relname, '_', 5))`
-    : sql`not exists (select 1 from search_collections k where k.key = split_part(c.relname, '_', 3)::bigint)`;
+export async function createNearestIndex(db: Kysely<any>, schema: string, key: number, granularity: number, embedder: string, { concurrently }: { concurrently: boolean }): Promise<void> {
+  const dimensions = dimensionsOf(embedder);
+  const type = indexedType(dimensions);
+  if (!type) return;
+  await sql`create index ${sql.raw(concurrently ? 'concurrently ' : '')}if not exists ${sql.id(nearestIndexName(key, granularity, embedder))} on ${vectorsTable(key)}
+    using hnsw (${indexedExpression(schema, type, dimensions)} ${sql.id(schema)}.${sql.raw(`${type}_ip_ops`)}) where ${ownRows(granularity, embedder)}`.execute(db);
+}
+
+/**
+ * Drops the HNSW indexes of an embedder none of their collection's rows of that granularity has
+ * now (re-embedded by another); a deleted collection's went with its table. Found by their names,
+ * which hold the collection's key, the granularity and the embedder's hash.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function dropUnusedNearestIndexes(db: Kysely<any>): Promise<void> {
   const { rows } = await sql<{ name: string }>`
     select c.relname as name from pg_class c
-    where c.relnamespace = current_schema()::regnamespace and c.relkind = 'i' and c.relname ~ '^search_vectors_[0-9]+_[0-9]_[0-9a-f]{12}$' and ${unused}`.execute(db);
+    where c.relnamespace = current_schema()::regnamespace and c.relkind = 'i' and c.relname ~ '^search_vectors_[0-9]+_[0-9]_[0-9a-f]{12}$'`.execute(db);
   for (const { name } of rows) {
+    const [key, granularity, hash] = name.split('_').slice(2);
     try {
-      await sql`drop index concurrently if exists ${sql.id(name)}`.execute(db);
+      const { rows: used } = await sql<{ used: boolean }>`
+        select exists (select 1 from ${vectorsTable(key!)} where granularity = ${Number(granularity)} and left(md5(embedder), 12) = ${hash}) as used`.execute(db);
+      if (!used[0]!.used) await sql`drop index concurrently if exists ${sql.id(name)}`.execute(db);
     } catch (error) {
-      if (!LEFT_FOR_LATER.includes((error as { code?: string }).code ?? '')) throw error;
+      // Its table dropped meanwhile (the collection deleted), and the index with it.
+      if (![...LEFT_FOR_LATER, UNDEFINED_TABLE].includes((error as { code?: string }).code ?? '')) throw error;
     }
   }
 }
+
+/** PostgreSQL's undefined_table: a vectors table dropped with its collection. */
+export const UNDEFINED_TABLE = '42P01';
 
 /**
  * Errors that leave an index for later: unique_violation and duplicate_table (another server

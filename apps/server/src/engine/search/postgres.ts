@@ -102,17 +102,18 @@ async function createPostingsTablesOf(db: Kysely<DB>, documentIds: string[]): Pr
 }
 
 /**
- * Drops the postings tables of collections no longer there: their key goes with the collection
- * (a foreign key's cascade), so the tables are found by their names. One still in use past the
+ * Drops the postings or vectors tables (`prefix`, postingsTable or vectorsTable) of collections
+ * no longer there: their key goes with the collection (a foreign key's cascade), so the tables are
+ * found by their names, and a vectors table's HNSW indexes go with it. One still in use past the
  * lock timeout (a vacuum of it) is left for the next time (applyDeletions): the collection is
  * gone already, and nothing searches it.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function dropOrphanedPostings(db: Kysely<any>): Promise<void> {
+async function dropOrphanedTables(db: Kysely<any>, prefix: 'search_postings_' | 'search_vectors_'): Promise<void> {
   const { rows } = await sql<{ name: string }>`
     select c.relname as name from pg_class c
-    where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r' and c.relname ~ '^search_postings_[0-9]+$'
-      and not exists (select 1 from search_collections k where 'search_postings_' || k.key = c.relname)`.execute(db);
+    where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r' and c.relname ~ ${`^${prefix}[0-9]+$`}
+      and not exists (select 1 from search_collections k where ${prefix}::text || k.key = c.relname)`.execute(db);
   for (const { name } of rows) {
     try {
       await sql`drop table if exists ${sql.table(name)}`.execute(db);
@@ -221,13 +222,13 @@ export function postgresSearchIndex(database: Database, embedder: VectorEmbedder
     },
     async dropCollections(collectionIds) {
       if (collectionIds.length > 0) await sql`delete from search_stats where collection_id = any(${collectionIds}::text[])`.execute(db);
-      await dropOrphanedPostings(db);
-      await vectors.dropUnusedIndexes(false);
+      await dropOrphanedTables(db, 'search_postings_');
+      await dropOrphanedTables(db, 'search_vectors_');
     },
     async applyDeletions() {
       await compactStats(db);
-      await dropOrphanedPostings(db);
-      await vectors.dropUnusedIndexes(false);
+      await dropOrphanedTables(db, 'search_postings_');
+      await dropOrphanedTables(db, 'search_vectors_');
     },
     // PostgreSQL's B-trees need no merging; its planner needs statistics, and index-only scans a visibility map.
     // Then, with an embedder, documents whose vectors are missing or another embedder's.
