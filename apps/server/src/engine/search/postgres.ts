@@ -9,7 +9,7 @@ import { bm25Sql, canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, ran
 import type { FilterNode } from './filter-node.ts';
 import { contentOfRow, contentSql, type PageSlice, pageContent, snippetContent } from './slices.ts';
 import type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
-import { postgresVectors } from './postgres-vectors.ts';
+import { type PostgresVectors, postgresVectors } from './postgres-vectors.ts';
 import { FUSION_DEPTH, hybridHits, type VectorEmbedder } from './vectors.ts';
 
 /** A search's values, the parameters of its statement. */
@@ -123,6 +123,82 @@ async function dropOrphanedTables(db: Kysely<any>, prefix: 'search_postings_' | 
   }
 }
 
+
+/** What the searches of one database handle share: compiled statements, collection keys, document paths, vectors. */
+interface Searcher {
+  context: SearchContext;
+  paths: DocumentPaths;
+  vectors: PostgresVectors;
+}
+
+function topDocuments({ context, vectors }: Searcher, request: SearchRequest): Promise<DocumentHit[]> {
+  return ranked<DocumentHit & { weight: number }>(
+    request,
+    (r) =>
+      search(
+        context,
+        r,
+        'documents',
+        (values, kept, postings) => sql<DocumentHit & { weight: number }>`
+        ${withBestRows(values.kthOffset, best('documents', values, kept, postings))}
+        select d.id as "documentId", d.path as path, d.metadata as metadata, t.weight as weight
+        from t join documents d on d.seq = t."rowSeq" where ${canBeAmongK}`,
+      ),
+    () => vectors.nearest('documents', GRANULARITY_CODES, request, sql`d.id as "documentId", d.path as path, d.metadata as metadata`, sql`join documents d on d.seq = t.row_seq`),
+    (hit) => [hit.path],
+  );
+}
+
+async function topPages({ context, paths, vectors }: Searcher, request: Parameters<SearchIndex['topPages']>[0]): Promise<PageHit[]> {
+  const content = request.includeContent ? contentOfRow('p') : sql`null`;
+  const lexical = async (r: SearchRequest) =>
+    paths.withPaths(
+      await search(context, r, `pages ${request.includeContent} ${request.includeMetadata}`, (values, kept, postings) => {
+        const document = documentColumns(request.includeMetadata, 'p');
+        return sql<PageHit & PageSlice & { weight: number }>`
+        ${withBestRows(values.kthOffset, best('pages', values, kept, postings))}
+        select ${document.columns}, p.page_index as "pageIndex", ${content} as content, p.start_index as "sliceStart", p.end_index as "sliceEnd", t.weight as weight
+        from t join pages p on p.seq = t."rowSeq" ${document.join} where ${canBeAmongK}`;
+      }),
+    );
+  const columns = sql`${documentOf('p.page_index as "pageIndex"', request.includeMetadata)}, ${content} as content, p.start_index as "sliceStart", p.end_index as "sliceEnd"`;
+  const join = sql`join pages p on p.seq = t.row_seq join documents d on d.id = p.document_id`;
+  const hits = await ranked<PageHit & PageSlice & { weight: number }>(request, lexical, () => vectors.nearest('pages', GRANULARITY_CODES, request, columns, join), (hit) => [hit.path, hit.pageIndex]);
+  return hits.map((hit) => pageContent(hit, request.includeContent));
+}
+
+async function topSnippets({ context, paths, vectors }: Searcher, request: Parameters<SearchIndex['topSnippets']>[0]): Promise<SnippetHit[]> {
+  const lexical = async (r: SearchRequest) =>
+    paths.withPaths(
+      await search(context, r, `${request.granularity} ${request.includeMetadata}`, (values, kept, postings) => {
+        const document = documentColumns(request.includeMetadata, 'c');
+        return sql<SnippetHit & { weight: number }>`
+        ${withBestRows(values.kthOffset, best(request.granularity, values, kept, postings))}
+        select ${document.columns}, c.start_index as "startIndex", c.end_index as "endIndex",
+               c.page_start as "pageStart", c.page_end as "pageEnd", ${contentSql('d', 'c')} as content, t.weight as weight
+        from t join chunks c on c.seq = t."rowSeq" ${document.join} where ${canBeAmongK}`;
+      }),
+    );
+  const columns = sql`${documentOf('c.start_index as "startIndex"', request.includeMetadata)}, c.end_index as "endIndex", c.page_start as "pageStart", c.page_end as "pageEnd", ${contentSql('d', 'c')} as content`;
+  const join = sql`join chunks c on c.seq = t.row_seq join documents d on d.seq = c.document_seq`;
+  const hits = await ranked<SnippetHit & { weight: number }>(request, lexical, () => vectors.nearest(request.granularity, GRANULARITY_CODES, request, columns, join), (hit) => [hit.path, hit.startIndex]);
+  return hits.map(snippetContent);
+}
+
+/** The terms found in at least `share` of the granularity's rows, each counted only up to that bound. */
+async function commonTerms({ database, keys }: SearchContext, ...[collectionId, granularity, terms, share]: Parameters<SearchIndex['commonTerms']>): ReturnType<SearchIndex['commonTerms']> {
+  const collectionKey = terms.length === 0 ? null : (keys.kept(collectionId) ?? (await keys.read(collectionId)));
+  if (collectionKey === null) return new Set();
+  const { rows } = await sql<{ n: string | number }>`
+    select coalesce(sum(rows), 0) as n from search_stats where collection_id = ${collectionId} and granularity = ${granularity}`.execute(database.db);
+  const bound = commonBound(Number(rows[0]?.n ?? 0), share);
+  const common = await sql<{ term: string }>`
+    select t.term from unnest(${[...terms]}::text[]) as t(term)
+    where (select count(*) from (select 1 from ${postingsTable(collectionKey)} p
+      where p.granularity = ${GRANULARITY_CODES[granularity]} and p.term = t.term
+      limit ${bound}) s) >= ${bound}`.execute(database.db);
+  return new Set(common.rows.map((row) => row.term));
+}
 /** PostgreSQL's lock_not_available: lock_timeout passed (db/database.ts LOCK_WAIT_MS). */
 const LOCK_NOT_AVAILABLE = '55P03';
 
@@ -143,71 +219,13 @@ export function postgresSearchIndex(database: Database, embedder: VectorEmbedder
   const keys = new CollectionKeys(database);
   const context: SearchContext = { database, compiled: new CompiledOnce<SearchValues>(), keys };
   const paths = new DocumentPaths((documentIds) => onePipelined(database, compiledPaths(db, documentIds)));
+  const searcher: Searcher = { context, paths, vectors };
 
   return {
-    topDocuments: (request) =>
-      ranked<DocumentHit & { weight: number }>(
-        request,
-        (r) =>
-          search(
-            context,
-            r,
-            'documents',
-            (values, kept, postings) => sql<DocumentHit & { weight: number }>`
-        ${withBestRows(values.kthOffset, best('documents', values, kept, postings))}
-        select d.id as "documentId", d.path as path, d.metadata as metadata, t.weight as weight
-        from t join documents d on d.seq = t."rowSeq" where ${canBeAmongK}`,
-          ),
-        () => vectors.nearest('documents', GRANULARITY_CODES, request, sql`d.id as "documentId", d.path as path, d.metadata as metadata`, sql`join documents d on d.seq = t.row_seq`),
-        (hit) => [hit.path],
-      ),
-    async topPages(request) {
-      const content = request.includeContent ? contentOfRow('p') : sql`null`;
-      const lexical = async (r: SearchRequest) =>
-        paths.withPaths(
-          await search(context, r, `pages ${request.includeContent} ${request.includeMetadata}`, (values, kept, postings) => {
-            const document = documentColumns(request.includeMetadata, 'p');
-            return sql<PageHit & PageSlice & { weight: number }>`
-        ${withBestRows(values.kthOffset, best('pages', values, kept, postings))}
-        select ${document.columns}, p.page_index as "pageIndex", ${content} as content, p.start_index as "sliceStart", p.end_index as "sliceEnd", t.weight as weight
-        from t join pages p on p.seq = t."rowSeq" ${document.join} where ${canBeAmongK}`;
-          }),
-        );
-      const columns = sql`${documentOf('p.page_index as "pageIndex"', request.includeMetadata)}, ${content} as content, p.start_index as "sliceStart", p.end_index as "sliceEnd"`;
-      const join = sql`join pages p on p.seq = t.row_seq join documents d on d.id = p.document_id`;
-      const hits = await ranked<PageHit & PageSlice & { weight: number }>(request, lexical, () => vectors.nearest('pages', GRANULARITY_CODES, request, columns, join), (hit) => [hit.path, hit.pageIndex]);
-      return hits.map((hit) => pageContent(hit, request.includeContent));
-    },
-    async topSnippets(request) {
-      const lexical = async (r: SearchRequest) =>
-        paths.withPaths(
-          await search(context, r, `${request.granularity} ${request.includeMetadata}`, (values, kept, postings) => {
-            const document = documentColumns(request.includeMetadata, 'c');
-            return sql<SnippetHit & { weight: number }>`
-        ${withBestRows(values.kthOffset, best(request.granularity, values, kept, postings))}
-        select ${document.columns}, c.start_index as "startIndex", c.end_index as "endIndex",
-               c.page_start as "pageStart", c.page_end as "pageEnd", ${contentSql('d', 'c')} as content, t.weight as weight
-        from t join chunks c on c.seq = t."rowSeq" ${document.join} where ${canBeAmongK}`;
-          }),
-        );
-      const columns = sql`${documentOf('c.start_index as "startIndex"', request.includeMetadata)}, c.end_index as "endIndex", c.page_start as "pageStart", c.page_end as "pageEnd", ${contentSql('d', 'c')} as content`;
-      const join = sql`join chunks c on c.seq = t.row_seq join documents d on d.seq = c.document_seq`;
-      const hits = await ranked<SnippetHit & { weight: number }>(request, lexical, () => vectors.nearest(request.granularity, GRANULARITY_CODES, request, columns, join), (hit) => [hit.path, hit.startIndex]);
-      return hits.map(snippetContent);
-    },
-    async commonTerms(collectionId, granularity, terms, share) {
-      const collectionKey = terms.length === 0 ? null : (keys.kept(collectionId) ?? (await keys.read(collectionId)));
-      if (collectionKey === null) return new Set();
-      const { rows } = await sql<{ n: string | number }>`
-        select coalesce(sum(rows), 0) as n from search_stats where collection_id = ${collectionId} and granularity = ${granularity}`.execute(db);
-      const bound = commonBound(Number(rows[0]?.n ?? 0), share);
-      const common = await sql<{ term: string }>`
-        select t.term from unnest(${[...terms]}::text[]) as t(term)
-        where (select count(*) from (select 1 from ${postingsTable(collectionKey)} p
-          where p.granularity = ${GRANULARITY_CODES[granularity]} and p.term = t.term
-          limit ${bound}) s) >= ${bound}`.execute(db);
-      return new Set(common.rows.map((row) => row.term));
-    },
+    topDocuments: (request) => topDocuments(searcher, request),
+    topPages: (request) => topPages(searcher, request),
+    topSnippets: (request) => topSnippets(searcher, request),
+    commonTerms: (...args) => commonTerms(context, ...args),
     async indexDocuments(documentIds) {
       // Vectors first: the provider down, nothing of the batch is written before it is handed back.
       await vectors.index(documentIds);
@@ -548,17 +566,7 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
   const documentSeq = new Map(locked.map((row) => [row.id, row.seq]));
   const collectionKey = await collectionKeysOf(trx, locked);
   await deletePostingsOf(trx, locked, collectionKey);
-  // Pages and snippets are offsets into their document's text (slices.ts), read first.
-  const offsets = sql`seq, collection_id, document_id, '' as text, start_index as start, end_index as "end"`;
-  const snippets = (granularity: 'coarse' | 'fine') =>
-    sql<SourceRow>`select c.seq, d.collection_id, d.id as document_id, '' as text, c.start_index as start, c.end_index as "end"
-      from documents d join chunks c on c.document_seq = d.seq where d.id = any(${documentIds}::text[]) and c.granularity = ${granularity}`;
-  const sources: [Granularity, RawBuilder<SourceRow>][] = [
-    ['documents', sql<SourceRow>`select seq, collection_id, id as document_id, coalesce(text, '') as text, 0 as start, 0 as "end" from documents where id = any(${documentIds}::text[])`],
-    ['pages', sql<SourceRow>`select ${offsets} from pages where document_id = any(${documentIds}::text[])`],
-    ['coarse', snippets('coarse')],
-    ['fine', snippets('fine')],
-  ];
+  const sources = rowSources(documentIds);
   // A document's text analysed once: its pages and snippets are slices of it (analyzer.ts).
   const texts = new Map<string, TextTerms>();
   const documentTexts = new Map<string, string>();
@@ -606,11 +614,7 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
       if (postings.term.length >= 20_000) await flush(collection, postings);
     }
     for (const [collection, postings] of pending) await flush(collection, postings);
-    if (lengths.seq.length > 0) {
-      await sql`insert into search_rows (collection_id, granularity, row_seq, document_seq, length)
-        select c, ${granularity}, s, d, l
-        from unnest(${lengths.collection}::text[], ${list(lengths.seq)}::bigint[], ${list(lengths.document)}::bigint[], ${list(lengths.length)}::int[]) as x(c, s, d, l)`.execute(trx);
-    }
+    await writeRowLengths(trx, granularity, lengths);
   };
   for (const [granularity, source] of sources) {
     // A large document's rows and terms for this granularity are garbage once it returns, a few
@@ -622,6 +626,29 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
   }
 }
 
+
+/** The rows of each granularity of these documents; pages and snippets as offsets into their document's text (slices.ts). */
+function rowSources(documentIds: string[]): [Granularity, RawBuilder<SourceRow>][] {
+  const offsets = sql`seq, collection_id, document_id, '' as text, start_index as start, end_index as "end"`;
+  const snippets = (granularity: 'coarse' | 'fine') =>
+    sql<SourceRow>`select c.seq, d.collection_id, d.id as document_id, '' as text, c.start_index as start, c.end_index as "end"
+      from documents d join chunks c on c.document_seq = d.seq where d.id = any(${documentIds}::text[]) and c.granularity = ${granularity}`;
+  return [
+    ['documents', sql<SourceRow>`select seq, collection_id, id as document_id, coalesce(text, '') as text, 0 as start, 0 as "end" from documents where id = any(${documentIds}::text[])`],
+    ['pages', sql<SourceRow>`select ${offsets} from pages where document_id = any(${documentIds}::text[])`],
+    ['coarse', snippets('coarse')],
+    ['fine', snippets('fine')],
+  ];
+}
+
+/** One granularity's rows (collection, seq, document, length in terms), written to `search_rows`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function writeRowLengths(trx: Kysely<any>, granularity: Granularity, lengths: { collection: string[]; seq: number[]; document: number[]; length: number[] }): Promise<void> {
+  if (lengths.seq.length === 0) return;
+  await sql`insert into search_rows (collection_id, granularity, row_seq, document_seq, length)
+    select c, ${granularity}, s, d, l
+    from unnest(${lengths.collection}::text[], ${list(lengths.seq)}::bigint[], ${list(lengths.document)}::bigint[], ${list(lengths.length)}::int[]) as x(c, s, d, l)`.execute(trx);
+}
 /**
  * Locks these documents against deletion until the transaction ends: postings have no foreign key
  * (one check per posting), so a deletion either comes first (the document is left out here) or
