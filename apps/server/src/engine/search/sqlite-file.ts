@@ -596,7 +596,7 @@ export function ensureSearchFiles(sqlitePath: string): void {
   }
   const live = new Set(collections.map((collection) => collection.id));
   for (const name of readdirSync(directory)) {
-    const id = COLLECTION_FILE.exec(name.replace(/-(wal|shm|journal)$/, ''))?.[1];
+    const id = COLLECTION_FILE.exec(name.replace(/-(wal|shm|journal)$/, ''))?.[1] ?? ANN_FILE.exec(name)?.[1];
     if (id && !live.has(id)) rmSync(join(directory, name), { force: true });
   }
   for (const { id, indexed } of collections) {
@@ -620,6 +620,8 @@ function isComplete(file: string): boolean {
 export function rebuildCollection(sqlitePath: string, collectionId: string): void {
   const file = searchFilePath(sqlitePath, collectionId);
   removeSearchFile(file);
+  // The file's vectors go with it (upkeep embeds its rows again), and so do their indexes.
+  removeCollectionAnns(searchDirectory(sqlitePath), collectionId);
   const connection = new SQLite(file);
   try {
     connection.pragma('journal_mode = WAL');
