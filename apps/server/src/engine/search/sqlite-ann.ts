@@ -21,10 +21,10 @@ import { INDEXED_FROM } from './postgres-hnsw.ts';
 /** Rows newer than an index from which upkeep adds them to it: fewer cost little to scan exactly. */
 const EXTEND_FROM = 2_000;
 
-/** Vectors added to an index in one upkeep step: about a quarter second of the thread at 384 dimensions. */
-const ADD_BATCH = 1_000;
+/** Vectors added to an index in one upkeep step: a step holds the ingestion thread, so a fraction of a second. */
+const ADD_BATCH = 250;
 
-/** Graph parameters: usearch's default connectivity, a narrower build than its default (half the build time). */
+/** Graph parameters: usearch's default connectivity; a build narrower than its default, which cost more time than it gained recall. */
 const CONNECTIVITY = 16;
 const EXPANSION_ADD = 64;
 
