@@ -1,12 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { INDEXED_FROM, nearestStatement, nearestTable, searchBreadth } from '../src/engine/search/postgres-hnsw.ts';
-import { searchDirectory } from '../src/engine/search/sqlite-file.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
@@ -14,8 +10,7 @@ import { providerFixtures } from './provider-fixtures.ts';
  * Thousands of vectors in one collection: the pages nearest a query (which shares no word with
  * them, so the ranking is the vectors' alone) are the ones an exact computation finds, whether
  * the backend reads them exactly or through an approximate index (PostgreSQL's HNSW, which the
- * planner must take; SQLite's usearch index, whose files upkeep writes beside the collection's
- * search file). The stand-in embedder gives each text a pseudo-random vector of its hash.
+ * planner must take). The stand-in embedder gives each text a pseudo-random vector of its hash.
  */
 const DIMENSIONS = 16;
 
@@ -58,10 +53,7 @@ describe('a collection with thousands of vectors', () => {
   let embeddings: Awaited<ReturnType<typeof startEmbeddings>>;
   let h: Harness;
   let f: Awaited<ReturnType<typeof providerFixtures>>;
-  // SQLite: a data folder of the test's own, so a second server can open it after the first.
-  const dataDir = mkdtempSync(join(tmpdir(), 'sift-nearest-'));
-  const env = (model: string) => ({ SIFT_EMBEDDING_PROVIDER: 'openai', SIFT_EMBEDDING_URL: embeddings.url, SIFT_EMBEDDING_MODEL: model, SIFT_DATA_DIR: dataDir });
-  const deleted = new Set<string>();
+  const env = (model: string) => ({ SIFT_EMBEDDING_PROVIDER: 'openai', SIFT_EMBEDDING_URL: embeddings.url, SIFT_EMBEDDING_MODEL: model });
 
   beforeAll(async () => {
     embeddings = await startEmbeddings();
@@ -79,14 +71,10 @@ describe('a collection with thousands of vectors', () => {
     await f.workers.stop();
     await h.close();
     await embeddings.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
-  /** The top 10 pages of each query are those an exact computation over the pages left finds. */
-  const expectExactTop10 = async () => {
-    const pages = Array.from({ length: DOCUMENTS }, (_, document) => Array.from({ length: PAGES }, (_, page) => ({ path: `doc${document}.txt`, page, text: pageText(document, page) })))
-      .flat()
-      .filter((page) => !deleted.has(page.path));
+  test('answers the same top 10 pages as an exact scan', async () => {
+    const pages = Array.from({ length: DOCUMENTS }, (_, document) => Array.from({ length: PAGES }, (_, page) => ({ path: `doc${document}.txt`, page, text: pageText(document, page) }))).flat();
     for (const query of ['zebra', 'quantum', 'harbour lights', 'nothing in common']) {
       const vector = textVector(query);
       const exact = pages
@@ -98,47 +86,7 @@ describe('a collection with thousands of vectors', () => {
       expect(response.status).toBe(200);
       expect(response.body.results.map((result: { path: string; page_index: number }) => [result.path, result.page_index])).toEqual(exact);
     }
-  };
-
-  test('answers the same top 10 pages as an exact scan', expectExactTop10);
-
-  const onSqlite = process.env.SIFT_TEST_DIALECT !== 'postgres';
-  /** The nearest-rows index files of the collection's search directory, as `granularity.embedder-hash.extension`. */
-  const annFiles = () =>
-    readdirSync(searchDirectory(h.database.sqlitePath!))
-      .filter((name) => /\.(usearch|json)$/.test(name))
-      .map((name) => name.slice(name.indexOf('.') + 1))
-      .sort();
-
-  test.runIf(onSqlite)('SQLite reads them through a usearch index of each granularity with enough rows, made by idle upkeep', async () => {
-    // Only the pages have enough rows for one; the documents and snippets are scanned exactly.
-    await expect.poll(() => annFiles().map((name) => name.replace(/\.[0-9a-f]{12}\./, '.')), { timeout: 60_000, interval: 200 }).toEqual(['pages.json', 'pages.usearch']);
-    await expectExactTop10();
-  }, 90_000);
-
-  test.runIf(onSqlite)('SQLite: rows deleted since the index was made drop out of the results', async () => {
-    const before = annFiles();
-    // One document of eleven: the pages left are still enough for the next embedder's index.
-    const gone = ['doc3.txt'];
-    expect((await h.call('/v1/documents/delete-document', { collection_name: 'big', path: gone }, f.keyA)).status).toBe(200);
-    for (const path of gone) deleted.add(path);
-    await f.workers.idle();
-    // The index still holds their rows (too few deleted to make it anew): they are joined away.
-    expect(annFiles()).toEqual(before);
-    await expectExactTop10();
   });
-
-  test.runIf(onSqlite)('SQLite: another embedder gets indexes of its own, and the replaced one’s go', async () => {
-    const before = annFiles();
-    await f.workers.stop();
-    await h.close();
-    h = await startHarness(env('hashed-again'));
-    f = { ...f, workers: await h.engine.startIngestion({ concurrency: 1, idlePollMs: 50 }) };
-    // Re-embedded (the stand-in gives the same vectors under another name), then indexed anew.
-    await expect.poll(() => annFiles().filter((name) => !before.includes(name)).length, { timeout: 60_000, interval: 200 }).toBe(2);
-    expect(annFiles().filter((name) => before.includes(name))).toEqual([]);
-    await expectExactTop10();
-  }, 90_000);
 
   const onPostgres = process.env.SIFT_TEST_DIALECT === 'postgres';
   const indexes = async () =>

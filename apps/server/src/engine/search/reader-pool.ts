@@ -29,10 +29,9 @@ export const defaultReaderThreads = (): number => availableParallelism();
  * rebuild, is opened again within STAT_MS), each with its prepared statements.
  */
 const readerThread = `
-const { readFileSync, statSync } = require('node:fs');
+const { statSync } = require('node:fs');
 const { parentPort, workerData } = require('node:worker_threads');
 const SQLite = require(workerData.driver);
-const { Index } = require(workerData.usearch);
 const OPEN_FILES = 32;
 const open = new Map();
 const close = (file) => {
@@ -66,8 +65,6 @@ const reader = (file) => {
   connection.pragma('busy_timeout = 5000');
   connection.prepare('attach database ? as search').run(file);
   connection.function('vector_similarity', { deterministic: true }, vectorSimilarity);
-  connection.function('ann_nearest', { deterministic: true }, annNearest);
-  connection.function('ann_through', { deterministic: true }, (base) => annOf(base).through);
   const opened = { connection, inode, statedAt: now, statements: new Map(), setups: new Set() };
   open.set(file, opened);
   if (open.size > OPEN_FILES) close(open.keys().next().value);
@@ -83,45 +80,7 @@ const vectorSimilarity = (a, b) => {
   for (let i = 0; i < x.length; i++) dot += x[i] * y[i];
   return dot;
 };
-// Nearest-rows indexes (sqlite-ann.ts), memory-mapped, by their files' base: their record is read
-// before their graph is mapped, so a record never claims rows its graph lacks. Refreshed at most
-// once a query (both functions of a statement see the same index) and once every STAT_MS.
-// A search walks the graph 2,000 wide, five times the 400 candidates it takes for a fusion's 100
-// rows (sqlite.ts ANN_CANDIDATES): narrower walks missed much of the exact top 10 of random vectors.
-const OPEN_ANNS = 32;
-const anns = new Map();
-let queryNumber = 0;
-const annOf = (base) => {
-  const current = anns.get(base);
-  const now = Date.now();
-  if (current && (current.query === queryNumber || now - current.statedAt < STAT_MS)) return current;
-  let entry = { through: 0, index: null, inode: null };
-  try {
-    const meta = JSON.parse(readFileSync(base + '.json', 'utf8'));
-    const inode = statSync(base + '.usearch').ino;
-    if (current && current.inode === inode) entry = { ...current, through: meta.through };
-    else {
-      const index = new Index({ dimensions: meta.dimensions, metric: 'ip', connectivity: 16, expansion_search: 2000 });
-      index.view(base + '.usearch');
-      entry = { through: meta.through, index, inode };
-    }
-  } catch {
-    // No index, or one being replaced this instant: every row is scanned exactly.
-  }
-  Object.assign(entry, { query: queryNumber, statedAt: now });
-  anns.delete(base);
-  anns.set(base, entry);
-  if (anns.size > OPEN_ANNS) anns.delete(anns.keys().next().value);
-  return entry;
-};
-// The rowids of the \`count\` rows nearest the query in the index, as a JSON array (none without one).
-const annNearest = (base, query, count) => {
-  const { index } = annOf(base);
-  if (!index || !query) return '[]';
-  return JSON.stringify(Array.from(index.search(floats(query), count, 1).keys, Number));
-};
 const answer = ({ id, file, text, parameters, setup }) => {
-  queryNumber++;
   try {
     const collection = reader(file);
     if (!collection) return { id, columns: [], rows: [] };
@@ -180,10 +139,9 @@ interface Query {
 
 export function openReaderPool(options: { databasePath: string; threads: number }): ReaderPool {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const usearch = createRequire(import.meta.url).resolve('usearch');
   let nextId = 0;
   const threads = Array.from({ length: Math.max(1, options.threads) }, () => {
-    const worker = new Worker(readerThread, { eval: true, workerData: { driver, usearch, databasePath: options.databasePath } });
+    const worker = new Worker(readerThread, { eval: true, workerData: { driver, databasePath: options.databasePath } });
     // Idle readers do not keep the process alive.
     worker.unref();
     const pending = new Map<number, Pending>();
