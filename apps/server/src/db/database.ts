@@ -152,6 +152,10 @@ function postgresPool(url: string, max: number, session: { client?: typeof pg.Cl
   return pool;
 }
 
+/** PostgreSQL's undefined_table. */
+const UNDEFINED_TABLE = '42P01';
+const MIGRATION_ATTEMPTS = 3;
+
 /**
  * Runs the migrations not yet applied. Servers starting together on a new database each run a
  * migration once: Kysely's migrator holds an advisory lock on PostgreSQL (pg_advisory_lock) while
@@ -167,8 +171,13 @@ async function migrate(database: Database): Promise<void> {
   await database.db.connection().execute(async (connection) => {
     await sql`set lock_timeout = 0`.execute(connection);
     try {
-      const { error } = await (await migratorOf({ ...database, db: connection })).migrateToLatest();
-      if (error) throw error;
+      for (let attempt = 1; ; attempt++) {
+        const { error } = await (await migratorOf({ ...database, db: connection })).migrateToLatest();
+        if (!error) break;
+        // Kysely lists every table of the database before it migrates: a table another server
+        // drops in that instant (a deleted collection's postings or vectors) fails the listing.
+        if ((error as { code?: string }).code !== UNDEFINED_TABLE || attempt === MIGRATION_ATTEMPTS) throw error;
+      }
     } finally {
       await sql`reset lock_timeout`.execute(connection);
     }
