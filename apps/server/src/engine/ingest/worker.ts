@@ -404,17 +404,19 @@ async function writeRows(ingestion: Ingestion, items: Prepared[], lease: LeaseKe
 
 /** Step 3: those still leased to us become `indexed`, with the batch's usage events. */
 async function finishBatch(ingestion: Ingestion, items: Prepared[]): Promise<void> {
-  await ingestion.database.db.transaction().execute(async (trx) => {
-    const indexed: Prepared[] = [];
+  const indexed = await ingestion.database.db.transaction().execute(async (trx) => {
+    const finished: Prepared[] = [];
     for (const item of items) {
       // Lost since step 1: deleted (its rows with it) or handed on (its new holder rewrites them).
-      if (await ingestion.queue.finish(trx, ingestion.owner, item.job.id)) indexed.push(item);
+      if (await ingestion.queue.finish(trx, ingestion.owner, item.job.id)) finished.push(item);
     }
-    await addBatchEvents(ingestion.usage, trx, indexed);
+    await addBatchEvents(ingestion.usage, trx, finished);
+    return finished;
   });
   // Raw files that are their text byte for byte are not kept (file_in_text), unless another
   // document still needs them. Left behind when the store is away: removed with their documents.
-  const fileTexts = items.filter((item) => isFileText(item.chunked.text, item.job)).map((item) => item.job.file_hash);
+  // Only the documents finished here: one handed on may be read by its new holder this instant.
+  const fileTexts = indexed.filter((item) => isFileText(item.chunked.text, item.job)).map((item) => item.job.file_hash);
   if (fileTexts.length > 0) await ingestion.files.release(ingestion.database, fileTexts).catch(() => {});
 }
 
