@@ -1,3 +1,5 @@
+import { POSTGRES_ERRORS } from './postgres-errors.ts';
+
 /**
  * Whether a database error means only that another connection held what this one needed for
  * longer than it waited: SQLite's busy or locked database, PostgreSQL's lock timeout, deadlock or
@@ -11,4 +13,4 @@ export function isDatabaseBusy(error: unknown): boolean {
 }
 
 /** lock_not_available, serialization_failure, deadlock_detected. */
-const POSTGRES_CONTENTION = new Set(['55P03', '40001', '40P01']);
+const POSTGRES_CONTENTION = new Set([POSTGRES_ERRORS.lockNotAvailable, '40001', '40P01']);

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { keepDocumentUsageFolded } from './document-usage-pending.ts';
 import { migrations } from './migrations/index.ts';
 import { PipelinedPool } from './pipelined-pool.ts';
+import { hasPostgresCode, POSTGRES_ERRORS } from './postgres-errors.ts';
 import { PreparedStatementsClient } from './prepared-statements-client.ts';
 import { ensureSearchFiles } from '../engine/search/sqlite-file.ts';
 import type { Database, DB } from './schema.ts';
@@ -152,8 +153,6 @@ function postgresPool(url: string, max: number, session: { client?: typeof pg.Cl
   return pool;
 }
 
-/** PostgreSQL's undefined_table. */
-const UNDEFINED_TABLE = '42P01';
 const MIGRATION_ATTEMPTS = 3;
 
 /**
@@ -176,7 +175,7 @@ async function migrate(database: Database): Promise<void> {
         if (!error) break;
         // Kysely lists every table of the database before it migrates: a table another server
         // drops in that instant (a deleted collection's postings or vectors) fails the listing.
-        if ((error as { code?: string }).code !== UNDEFINED_TABLE || attempt === MIGRATION_ATTEMPTS) throw error;
+        if (!hasPostgresCode(error, POSTGRES_ERRORS.undefinedTable) || attempt === MIGRATION_ATTEMPTS) throw error;
       }
     } finally {
       await sql`reset lock_timeout`.execute(connection);

@@ -13,6 +13,7 @@ import { inGroupedTransaction } from '../db/group-commit.ts';
 import type { Database, DB } from '../db/schema.ts';
 import type { DocumentSourceType, IndexStatus } from '../db/tables/retrieval.ts';
 import type { EngineServices } from '../engine/engine.ts';
+import { keptFileOf } from '../engine/ingest/document-rows.ts';
 import { hasPageImages } from '../engine/ingest/page-image.ts';
 import { nowIso } from '../clock.ts';
 import { requireCollection } from './collections.ts';
@@ -319,11 +320,9 @@ export async function getStatus({ db }: Database, { queue }: EngineServices, act
 
 /** The raw file behind a verified `file_url` token, with the content type to serve it as. */
 export async function openDocumentFile({ db }: Database, documentId: string) {
-  const row = await db.selectFrom('documents').select(['path', 'source_type', 'file_hash', 'file_in_text']).where('id', '=', documentId).executeTakeFirst();
-  if (!row) throw new NotFound(documentMessages.notFound);
-  // A file that is its document's text byte for byte is not kept: its bytes are made from the text.
-  const text = row.file_in_text ? await db.selectFrom('documents').select('text').where('id', '=', documentId).executeTakeFirst() : undefined;
-  return { fileHash: row.file_hash, bytes: text ? Buffer.from(text.text ?? '', 'utf8') : null, contentType: contentTypeOf(row.source_type, row.path) };
+  const file = await keptFileOf(db, documentId);
+  if (!file) throw new NotFound(documentMessages.notFound);
+  return { fileHash: file.fileHash, bytes: file.bytes, contentType: contentTypeOf(file.sourceType, file.path) };
 }
 
 const extensionTypes: Record<string, string> = {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CompiledQuery, Kysely } from 'kysely';
+import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import { bulkInserts } from '../../db/bulk-insert.ts';
 import type { DB } from '../../db/schema.ts';
 import { nowIso } from '../../clock.ts';
@@ -79,10 +79,19 @@ export function isFileText(text: string, file: { file_hash: string; size: number
   return Number(file.size) === Buffer.byteLength(text, 'utf8') && sha256(Buffer.from(text, 'utf8')) === file.file_hash;
 }
 
-/** The raw file of a document whose file is its text (file_in_text). */
-export async function fileFromText(db: Kysely<DB>, documentId: string): Promise<Buffer> {
-  const document = await db.selectFrom('documents').select('text').where('id', '=', documentId).executeTakeFirst();
-  return Buffer.from(document?.text ?? '', 'utf8');
+/**
+ * A document's raw file as it is kept, in one read: its bytes when they are its text
+ * (file_in_text), otherwise null and the hash of the object holding them.
+ */
+export async function keptFileOf(db: Kysely<DB>, documentId: string) {
+  const row = await db
+    .selectFrom('documents')
+    .select(['path', 'source_type', 'file_hash', sql<string | null>`case when file_in_text = 1 then coalesce(text, '') end`.as('file_text')])
+    .where('id', '=', documentId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const bytes = row.file_text === null ? null : Buffer.from(row.file_text, 'utf8');
+  return { path: row.path, sourceType: row.source_type, fileHash: row.file_hash, bytes };
 }
 
 /** The pages a document was parsed into, in order, sliced from its text (none when it was never parsed). */

@@ -10,7 +10,7 @@ import { type ClaimedDocument, defaultLeaseRules, type DocumentQueue, type Faile
 import type { SearchActivity } from '../search-activity.ts';
 import type { SearchIndex } from '../search/types.ts';
 import { type ChunkedDocument, chunkPages } from './chunker.ts';
-import { documentRowWrites, fileFromText, isFileText, storedPagesOf } from './document-rows.ts';
+import { documentRowWrites, isFileText, keptFileOf, storedPagesOf } from './document-rows.ts';
 import { Backoff, isDependencyDown, readObject } from './outage.ts';
 import { ParseError, parseFile, ParsingStopped } from './parse.ts';
 import { storableText } from './parsers/text.ts';
@@ -324,7 +324,7 @@ const markParsed = ({ database, queue, owner, usage }: Ingestion, job: ClaimedDo
 
 /** Pages of the raw file: text inputs directly, files through the parsers. */
 async function parseSource({ files, database }: Ingestion, job: ClaimedDocument, signal: AbortSignal): Promise<{ pages: string[]; ocrPages: number }> {
-  const bytes = job.file_in_text ? await fileFromText(database.db, job.id) : await readObject((hash) => files.read(hash), job.file_hash);
+  const bytes = (job.file_in_text ? (await keptFileOf(database.db, job.id))?.bytes : null) ?? (await readObject((hash) => files.read(hash), job.file_hash));
   if (job.source_type === 'text') return { pages: [storableText(bytes.toString('utf8'))], ocrPages: 0 };
   if (job.source_type === 'text-pages' || job.source_type === 'text-pages-unordered') {
     return { pages: (JSON.parse(bytes.toString('utf8')) as string[]).map(storableText), ocrPages: 0 };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { hasPostgresCode, POSTGRES_ERRORS } from '../../db/postgres-errors.ts';
 import type { QueryVector } from './vectors.ts';
 
 /**
@@ -131,7 +132,7 @@ export async function makeNearestIndexes(db: Kysely<any>, schema: string, rows: 
       if (existing.some((row) => row.name === name)) await sql`drop index concurrently if exists ${sql.id(name)}`.execute(db);
       await createNearestIndex(db, schema, key, granularity, embedder, { concurrently: true });
     } catch (error) {
-      if (!LEFT_FOR_LATER.includes((error as { code?: string }).code ?? '')) throw error;
+      if (!hasPostgresCode(error, ...LEFT_FOR_LATER)) throw error;
     }
   }
 }
@@ -167,19 +168,16 @@ export async function dropUnusedNearestIndexes(db: Kysely<any>): Promise<void> {
       if (!used[0]!.used) await sql`drop index concurrently if exists ${sql.id(name)}`.execute(db);
     } catch (error) {
       // Its table dropped meanwhile (the collection deleted), and the index with it.
-      if (![...LEFT_FOR_LATER, UNDEFINED_TABLE].includes((error as { code?: string }).code ?? '')) throw error;
+      if (!hasPostgresCode(error, ...LEFT_FOR_LATER, POSTGRES_ERRORS.undefinedTable)) throw error;
     }
   }
 }
-
-/** PostgreSQL's undefined_table: a vectors table dropped with its collection. */
-export const UNDEFINED_TABLE = '42P01';
 
 /**
  * Errors that leave an index for later: unique_violation and duplicate_table (another server
  * made it at the same moment), lock_not_available (lock_timeout passed waiting for others).
  */
-const LEFT_FOR_LATER = ['23505', '42P07', '55P03'];
+const LEFT_FOR_LATER = [POSTGRES_ERRORS.uniqueViolation, POSTGRES_ERRORS.duplicateTable, POSTGRES_ERRORS.lockNotAvailable];
 
 /** pgvector's text form of a vector. */
 export const vectorLiteral = (vector: Float32Array): string => `[${Array.from(vector).join(',')}]`;

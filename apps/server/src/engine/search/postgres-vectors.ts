@@ -1,8 +1,9 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { hasPostgresCode, madeMeanwhile, POSTGRES_ERRORS } from '../../db/postgres-errors.ts';
 import type { DB } from '../../db/schema.ts';
 import { filterSql } from './filter.ts';
 import type { Granularity, SearchRequest } from './types.ts';
-import { dropUnusedNearestIndexes, makeNearestIndexes, nearestStatement, nearestTable, searchBreadth, UNDEFINED_TABLE, vectorLiteral, vectorsTable } from './postgres-hnsw.ts';
+import { dropUnusedNearestIndexes, makeNearestIndexes, nearestStatement, nearestTable, searchBreadth, vectorLiteral, vectorsTable } from './postgres-hnsw.ts';
 import { EMBED_CHARS, embedderKey, embedDocuments, FUSION_DEPTH, type VectorEmbedder } from './vectors.ts';
 
 /**
@@ -128,7 +129,7 @@ async function nearestRows<Row>(db: Kysely<DB>, schema: string, code: number, re
     });
   } catch (error) {
     // Its table dropped with it (another server deleted the collection meanwhile): nothing to find.
-    if ((error as { code?: string }).code !== UNDEFINED_TABLE) throw error;
+    if (!hasPostgresCode(error, POSTGRES_ERRORS.undefinedTable)) throw error;
     return [];
   }
 }
@@ -192,7 +193,7 @@ async function createVectorsTablesOf(db: Kysely<DB>, schema: string, collectionI
       await createVectorsTable(db, schema, Number(row.key));
     } catch (error) {
       // unique_violation or duplicate_table: made by another server at the same moment.
-      if (!['23505', '42P07'].includes((error as { code?: string }).code ?? '')) throw error;
+      if (!madeMeanwhile(error)) throw error;
     }
   }
   return new Map(rows.map((row) => [row.collection_id, Number(row.key)]));

@@ -1,6 +1,7 @@
 import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
 import { COLLECT_AFTER_CHARS, collectGarbage } from '../../memory.ts';
 import { CompiledOnce } from '../../db/compiled-once.ts';
+import { hasPostgresCode, madeMeanwhile, POSTGRES_ERRORS } from '../../db/postgres-errors.ts';
 import type { Database, DB } from '../../db/schema.ts';
 import { ANALYZED_ONCE_CHARS, analyzeInSlices, type TextTerms, textTerms } from './analyzer.ts';
 import { DocumentPaths } from './document-paths.ts';
@@ -51,9 +52,6 @@ function withPostingsOf<Row>(collectionKey: number, query: CompiledQuery<Row>): 
   return CompiledQuery.raw(query.sql.replaceAll('"search_postings_standin"', `"search_postings_${collectionKey}"`), [...query.parameters]) as CompiledQuery<Row>;
 }
 
-/** PostgreSQL's undefined_table: a postings table dropped with its collection. */
-const UNDEFINED_TABLE = '42P01';
-
 /**
  * The collection's postings table unless it has one. Fixed-width columns first (no alignment
  * padding in each of the many rows); the primary key holds the rest (migration 014: a search reads
@@ -96,7 +94,7 @@ async function createPostingsTablesOf(db: Kysely<DB>, documentIds: string[]): Pr
       await createPostingsTable(db, Number(key));
     } catch (error) {
       // unique_violation or duplicate_table: made by another server at the same moment.
-      if (!['23505', '42P07'].includes((error as { code?: string }).code ?? '')) throw error;
+      if (!madeMeanwhile(error)) throw error;
     }
   }
 }
@@ -118,7 +116,7 @@ async function dropOrphanedTables(db: Kysely<any>, prefix: 'search_postings_' | 
     try {
       await sql`drop table if exists ${sql.table(name)}`.execute(db);
     } catch (error) {
-      if ((error as { code?: string }).code !== LOCK_NOT_AVAILABLE) throw error;
+      if (!hasPostgresCode(error, POSTGRES_ERRORS.lockNotAvailable)) throw error;
     }
   }
 }
@@ -199,8 +197,6 @@ async function commonTerms({ database, keys }: SearchContext, ...[collectionId, 
       limit ${bound}) s) >= ${bound}`.execute(database.db);
   return new Set(common.rows.map((row) => row.term));
 }
-/** PostgreSQL's lock_not_available: lock_timeout passed (db/database.ts LOCK_WAIT_MS). */
-const LOCK_NOT_AVAILABLE = '55P03';
 
 /**
  * PostgreSQL: BM25 over postings of the analyzer's terms (migration 007), the engine's formula
@@ -376,7 +372,7 @@ async function search<Row>(
     });
   } catch (error) {
     // Its postings dropped with it (another server deleted the collection meanwhile): nothing to find.
-    if ((error as { code?: string }).code !== UNDEFINED_TABLE) throw error;
+    if (!hasPostgresCode(error, POSTGRES_ERRORS.undefinedTable)) throw error;
     keys.forget(request.collectionId);
     return [];
   }
