@@ -102,6 +102,23 @@ describe('latency_mode', () => {
     expect(property.description).toContain("Sift's own option");
   });
 
+  test('"high" judges a term too common by its share of documents: a word in every passage of one long document still expands the query', async () => {
+    // One long document's passages are all the feedback, and its every passage names troponin: a
+    // third of the collection's passages, but 2 of its 62 documents, so troponin expands the query.
+    const collection = 'long-cardiology';
+    await h.call(v1('/collections/add-collection'), { collection_name: collection }, f.keyA);
+    const long = 'A heart attack raises troponin in the blood. '.repeat(1800);
+    const documents: [string, string][] = [['long.txt', long], ['target.txt', 'Troponin in the blood rises.'], ...filler.map((text, i): [string, string] => [`other/${i}.txt`, text])];
+    for (const [path, text] of documents) await h.call(v1('/documents/add-document'), { collection_name: collection, path, content: { type: 'text', text } }, f.keyA);
+    await f.workers.idle();
+    const passages = await h.call(v1('/queries/top-snippets'), { collection_name: collection, query: 'troponin', k: 100, precise_responses: false }, f.keyA);
+    expect(passages.body.results.length).toBeGreaterThan(20);
+    const inMode = async (latency_mode: 'low' | 'high') =>
+      paths((await h.call(v1('/queries/top-documents'), { collection_name: collection, query: QUERY, k: 10, latency_mode }, f.keyA)).body);
+    expect(await inMode('low')).toEqual(['long.txt']);
+    expect(await inMode('high')).toEqual(['long.txt', 'target.txt']);
+  });
+
   test('a query without searchable words finds nothing in either mode', async () => {
     const high = await h.call(v1('/queries/top-documents'), { collection_name: c, query: 'the of and', k: 10, latency_mode: 'high' }, f.keyA);
     expect(high.status).toBe(200);
