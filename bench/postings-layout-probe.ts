@@ -226,6 +226,110 @@ async function bestVarint(table: string, code: number, terms: string[], weights:
 
 const same = (a: Best, b: Best) => a.length === b.length && a.every((x, i) => x.seq === b[i]!.seq && Number(x.weight.toPrecision(12)) === Number(b[i]!.weight.toPrecision(12)));
 
+/**
+ * Rare terms packed together: a row holds consecutive terms of a granularity (term order) until it
+ * has `size` postings, each term's name, count and postings (seq and document from 0) in its bytes,
+ * so a term found in a row or two costs no row of its own. Sizes only: a search would find a term's
+ * row by the last first_term at or before it.
+ */
+async function writePackedLayout(table: string, lists: Map<string, Posting[]>, size: number): Promise<void> {
+  await client.query(`drop table if exists ${table}`);
+  await client.query(`create table ${table} (first_seq bigint not null, granularity smallint not null, first_term text collate "C" not null,
+    postings bytea not null, primary key (granularity, first_term, first_seq))`);
+  const rows: { g: number[]; t: string[]; s: number[]; p: string[] } = { g: [], t: [], s: [], p: [] };
+  let open: { granularity: number; term: string; seq: number; bytes: number[]; count: number } | null = null;
+  const close = () => {
+    if (open) {
+      rows.g.push(open.granularity);
+      rows.t.push(open.term);
+      rows.s.push(open.seq);
+      rows.p.push(Buffer.from(open.bytes).toString('hex'));
+    }
+    open = null;
+  };
+  for (const [listKey, list] of [...lists].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const [granularity, term] = [Number(listKey.split(' ')[0]), listKey.split(' ')[1]!];
+    for (let at = 0; at < list.length; at += size) {
+      const block = list.slice(at, at + size);
+      if (!open || open.granularity !== granularity || open.count + block.length > size) {
+        close();
+        open = { granularity, term, seq: block[0]!.seq, bytes: [], count: 0 };
+      }
+      const name = Buffer.from(term);
+      putVarint(open.bytes, name.length);
+      open.bytes.push(...name);
+      putVarint(open.bytes, block.length);
+      open.bytes.push(...encodeBlock(block, { seq: 0, document: 0, tf: 0, length: 0 }));
+      open.count += block.length;
+    }
+  }
+  close();
+  for (let at = 0; at < rows.g.length; at += 5_000) {
+    await client.query(
+      `insert into ${table} (granularity, first_term, first_seq, postings)
+       select g, t, s, decode(p, 'hex') from unnest($1::smallint[], $2::text[], $3::bigint[], $4::text[]) as x(g, t, s, p)`,
+      [rows.g.slice(at, at + 5_000), rows.t.slice(at, at + 5_000), rows.s.slice(at, at + 5_000), rows.p.slice(at, at + 5_000)],
+    );
+  }
+  await client.query(`vacuum analyze ${table}`);
+}
+
+/**
+ * Ingestion's side: the postings written again batch by batch (32 documents, one transaction
+ * each, in document order) as today's rows, with today's keys, and as one varint block per term
+ * and batch; seconds for each, alternating batch by batch.
+ */
+async function timeBatchWrites(lists: Map<string, Posting[]>): Promise<{ rows: number; blocks: number }> {
+  await client.query('drop table if exists probe_rows_batched');
+  await client.query(`create table probe_rows_batched (row_seq bigint not null, document_seq bigint not null, tf integer not null, length integer not null,
+    granularity smallint not null, term text collate "C" not null, primary key (granularity, term, row_seq) include (document_seq, tf, length))`);
+  await client.query('create index on probe_rows_batched (document_seq)');
+  await client.query('drop table if exists probe_blocks_batched');
+  await client.query(`create table probe_blocks_batched (first_seq bigint not null, first_document bigint not null, n integer not null, granularity smallint not null,
+    term text collate "C" not null, postings bytea not null, primary key (granularity, term, first_seq))`);
+  const documents = (await client.query<{ seq: string }>('select seq from documents order by seq')).rows.map((row) => Number(row.seq));
+  const batchOf = new Map(documents.map((seq, i) => [seq, Math.floor(i / 32)]));
+  const batches = new Map<number, { granularity: number; term: string; postings: Posting[] }[]>();
+  for (const [listKey, list] of lists) {
+    const [granularity, term] = [Number(listKey.split(' ')[0]), listKey.split(' ')[1]!];
+    for (const block of blocksOf(list, 0, (document) => batchOf.get(document) ?? -1)) {
+      const batch = batchOf.get(block[0]!.document) ?? -1;
+      if (!batches.has(batch)) batches.set(batch, []);
+      batches.get(batch)!.push({ granularity, term, postings: block });
+    }
+  }
+  const seconds = { rows: 0, blocks: 0 };
+  for (const [, lists] of [...batches].sort(([a], [b]) => a - b)) {
+    let started = performance.now();
+    const flat = lists.flatMap(({ granularity, term, postings }) => postings.map((posting) => ({ granularity, term, ...posting })));
+    await client.query('begin');
+    await client.query(
+      `insert into probe_rows_batched (granularity, term, row_seq, document_seq, tf, length)
+       select * from unnest($1::smallint[], $2::text[], $3::bigint[], $4::bigint[], $5::int[], $6::int[])`,
+      [flat.map((p) => p.granularity), flat.map((p) => p.term), flat.map((p) => p.seq), flat.map((p) => p.document), flat.map((p) => p.tf), flat.map((p) => p.length)],
+    );
+    await client.query('commit');
+    seconds.rows += (performance.now() - started) / 1000;
+    started = performance.now();
+    await client.query('begin');
+    await client.query(
+      `insert into probe_blocks_batched (granularity, term, first_seq, first_document, n, postings)
+       select g, t, s, d, n, decode(p, 'hex') from unnest($1::smallint[], $2::text[], $3::bigint[], $4::bigint[], $5::int[], $6::text[]) as x(g, t, s, d, n, p)`,
+      [
+        lists.map((l) => l.granularity),
+        lists.map((l) => l.term),
+        lists.map((l) => l.postings[0]!.seq),
+        lists.map((l) => l.postings[0]!.document),
+        lists.map((l) => l.postings.length),
+        lists.map((l) => encodeBlock(l.postings, l.postings[0]!).toString('hex')),
+      ],
+    );
+    await client.query('commit');
+    seconds.blocks += (performance.now() - started) / 1000;
+  }
+  return seconds;
+}
+
 /** Writes every layout's probe table; their rows, bytes and seconds to write, today's first. */
 async function writeLayouts(lists: Map<string, Posting[]>): Promise<Record<string, { rows: number; bytes: number; seconds: number }>> {
   const sizes: Record<string, { rows: number; bytes: number; seconds: number }> = { today: await sizeOf(postings, performance.now()) };
@@ -239,6 +343,9 @@ async function writeLayouts(lists: Map<string, Posting[]>): Promise<Record<strin
     await writeVarintLayout(`probe_varint_${size}`, lists, size, () => 0);
     sizes[`varint ${size}`] = await sizeOf(`probe_varint_${size}`, started);
   }
+  const packed = performance.now();
+  await writePackedLayout('probe_packed_512', lists, 512);
+  sizes['varint 512, rare terms packed together'] = await sizeOf('probe_packed_512', packed);
   // One block per term and ingestion batch (32 documents in document order): what ingestion alone writes, before any merge.
   const documents = (await client.query<{ seq: string }>('select seq from documents order by seq')).rows.map((row) => Number(row.seq));
   const batch = new Map(documents.map((seq, i) => [seq, Math.floor(i / 32)]));
@@ -272,6 +379,10 @@ async function main(): Promise<void> {
         's to write (all at once)': round(seconds),
       })),
     );
+  }
+  if (process.env.PROBE_BATCH_WRITES) {
+    const seconds = await timeBatchWrites(await readPostings());
+    console.log(`\nWritten again batch by batch (32 documents a transaction): today's rows ${round(seconds.rows)} s, varint blocks per term and batch ${round(seconds.blocks)} s`);
   }
   await timeLayouts();
   await client.end();
