@@ -110,7 +110,8 @@ export async function startSift(options: {
   /** What the run leaves behind: its data folder and, on PostgreSQL, its schema. */
   const removeData = async () => {
     rmSync(dataDir, { recursive: true, force: true });
-    await schema?.drop();
+    if (process.env.SIFT_BENCH_KEEP_SCHEMA) console.log('kept schema', databaseUrl);
+    else await schema?.drop();
   };
   await waitForServer(`${base}/openapi.json`, child).catch(async (error: unknown) => {
     // A server that never answered leaves nothing behind either.
