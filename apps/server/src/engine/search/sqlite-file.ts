@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { COLLECT_AFTER_CHARS, collectGarbage } from '../../memory.ts';
 import { whenUnlocked } from '../../db/sqlite-busy.ts';
 import { ANALYZED_ONCE_CHARS, analyze, analyzedText, type TextTerms, textTerms } from './analyzer.ts';
+import { ANN_FILE, annUpkeep, removeCollectionAnns } from './sqlite-ann.ts';
 import { EMBED_BATCH, EMBED_CHARS, embedderKey, embedDocuments, type VectorEmbedder, vectorBytes } from './vectors.ts';
 
 /**
@@ -149,6 +150,11 @@ export interface SearchWriter {
    * came from another embedder, embedded again; false when none is left.
    */
   vectorStep(): Promise<boolean>;
+  /**
+   * With an embedder: one bounded step building or extending the approximate nearest-rows index
+   * of a collection written since (sqlite-ann.ts); false when every one is in line.
+   */
+  annStep(): Promise<boolean>;
   close(): void;
 }
 
@@ -165,6 +171,8 @@ interface CollectionWriter {
   write(documents: string, analyzed: AnalyzedRows, lastDeletion: number): void;
   /** One batch of this collection's rows without a vector of `key` embedded; false when there was none. */
   reembed(key: string): Promise<boolean>;
+  /** Its nearest-rows indexes' upkeep (sqlite-ann.ts). */
+  ann: ReturnType<typeof annUpkeep>;
 }
 /**
  * Per granularity, its rows: rowid, terms joined by spaces, and how many terms; with an embedder,
@@ -219,7 +227,7 @@ export function openSearchWriter(sqlitePath: string, embedder: VectorEmbedder | 
     writers.get(collectionId)?.connection.close();
     writers.delete(collectionId);
   };
-  const vectorStep = vectorUpkeep(main, sqlitePath, embedder, (collection) => !!collectionExists.get(collection), writerOf);
+  const { vectorStep, annStep, written } = vectorUpkeep(main, sqlitePath, embedder, (collection) => !!collectionExists.get(collection), writerOf);
 
   return {
     async index(documentIds) {
@@ -239,6 +247,7 @@ export function openSearchWriter(sqlitePath: string, embedder: VectorEmbedder | 
         const analyzed = await writer.analyze(documents);
         await whenUnlocked(() => writer.write(documents, analyzed, last));
         unmerged.add(collection);
+        written(collection);
       }
       // Applied deletions are dropped afterwards; after a crash in between they apply again, harmlessly.
       if (last > 0) await whenUnlocked(() => clearDeletions.run(last));
@@ -248,6 +257,7 @@ export function openSearchWriter(sqlitePath: string, embedder: VectorEmbedder | 
         forget(collectionId);
         unmerged.delete(collectionId);
         removeSearchFile(searchFilePath(sqlitePath, collectionId));
+        removeCollectionAnns(searchDirectory(sqlitePath), collectionId);
       }
     },
     async mergeStep() {
@@ -263,6 +273,7 @@ export function openSearchWriter(sqlitePath: string, embedder: VectorEmbedder | 
       return false;
     },
     vectorStep,
+    annStep,
     close() {
       for (const writer of writers.values()) writer.connection.close();
       writers.clear();
@@ -274,6 +285,7 @@ export function openSearchWriter(sqlitePath: string, embedder: VectorEmbedder | 
 /**
  * SearchWriter.vectorStep: the collections whose vectors may lack rows or come from another
  * embedder (all at first, until each is found in line), one batch of one of them a step.
+ * SearchWriter.annStep likewise for their nearest-rows indexes, and for collections `written` since.
  */
 function vectorUpkeep(
   main: SQLite.Database,
@@ -281,11 +293,27 @@ function vectorUpkeep(
   embedder: VectorEmbedder | null,
   exists: (collectionId: string) => boolean,
   writerOf: (collectionId: string) => Promise<CollectionWriter>,
-): () => Promise<boolean> {
+) {
   const allCollections = main.prepare<[], string>('select id from collections').pluck();
   let unembedded: Set<string> | null = null;
+  let unindexed: Set<string> | null = null;
   let currentKey: string | null = null;
-  return async () => {
+  const keyOf = async (embedder: VectorEmbedder) => (currentKey ??= embedderKey(embedder, (await embedDocuments(embedder, ['dimensions']))[0]!.length));
+  const annStep = async (): Promise<boolean> => {
+    if (!embedder) return false;
+    unindexed ??= new Set(allCollections.all());
+    for (const collection of unindexed) {
+      if (exists(collection) && existsSync(searchFilePath(sqlitePath, collection))) {
+        const writer = await writerOf(collection);
+        const key = await keyOf(embedder);
+        if (await whenUnlocked(() => writer.ann.step(key))) return true;
+      }
+      unindexed.delete(collection);
+    }
+    return false;
+  };
+  const written = (collection: string) => unindexed?.add(collection);
+  const vectorStep = async () => {
     if (!embedder) return false;
     unembedded ??= new Set(allCollections.all());
     for (const collection of unembedded) {
@@ -294,12 +322,12 @@ function vectorUpkeep(
         continue;
       }
       // The embedder's key (its dimensions) from a first embedding.
-      currentKey ??= embedderKey(embedder, (await embedDocuments(embedder, ['dimensions']))[0]!.length);
-      if (await (await writerOf(collection)).reembed(currentKey)) return true;
+      if (await (await writerOf(collection)).reembed(await keyOf(embedder))) return true;
       unembedded.delete(collection);
     }
     return false;
   };
+  return { vectorStep, annStep, written };
 }
 
 /** Opens (creating when missing) a collection's search file and prepares its write. */
@@ -340,7 +368,8 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string, em
   // The write lock is taken by a plain row update first, so a busy file refuses the transaction
   // before any indexing work. Not `begin immediate`: that would lock the main file too.
   const takeLock = connection.prepare('update index_writes set writes = writes + 1');
-  const vectors = vectorWriter(connection, embedder, () => takeLock.run());
+  const ann = annUpkeep(connection, searchDirectory(sqlitePath), collectionId, GRANULARITIES.map((granularity) => [granularity, vectorsTable(granularity)]));
+  const vectors = vectorWriter(connection, embedder, () => takeLock.run(), ann.replaced);
   // Rows a page at a time, documents first (RowTerms).
   const analyzeRows = async (documents: string): Promise<AnalyzedRows> => {
     const terms = new RowTerms();
@@ -405,7 +434,7 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string, em
     return true;
   };
   const merge = () => mergeSegments() || reclaim();
-  return { connection, merge, analyze: analyzeRows, write, reembed: vectors.reembed };
+  return { connection, merge, analyze: analyzeRows, write, reembed: vectors.reembed, ann };
 }
 
 /**
@@ -414,7 +443,12 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string, em
  * file rebuilt) or came from another embedder. A row's text to embed is read from the main file,
  * its opening only (EMBED_CHARS); an astral text's slice is cut here (slices.ts says why).
  */
-function vectorWriter(connection: SQLite.Database, embedder: VectorEmbedder | null, takeLock: () => void) {
+function vectorWriter(
+  connection: SQLite.Database,
+  embedder: VectorEmbedder | null,
+  takeLock: () => void,
+  replaced: (granularity: Granularity, embedder: string, rowids: number[]) => void,
+) {
   const inserts = GRANULARITIES.map((granularity) =>
     connection.prepare(
       `insert or replace into main.${vectorsTable(granularity)} (rowid, embedder, vector) select ?, ?, ? where exists (select 1 from main.${lengthsTable(granularity)} where rowid = ?)`,
@@ -442,6 +476,8 @@ function vectorWriter(connection: SQLite.Database, embedder: VectorEmbedder | nu
   const insert = (granularity: Granularity, rows: VectorRow[]) => {
     const statement = inserts[GRANULARITIES.indexOf(granularity)]!;
     for (const row of rows) statement.run(...row, row[0]);
+    // A vector written in place of one an index holds (an overwritten document keeps its rowid; re-embedding).
+    if (rows.length > 0) replaced(granularity, rows[0]![1], rows.map(([rowid]) => rowid));
   };
   /** Per granularity, the vectors of these rows' texts. */
   const embed = async (rowTexts: [number, string][][]): Promise<VectorRow[][]> => {
@@ -579,7 +615,7 @@ export function ensureSearchFiles(sqlitePath: string): void {
   }
   const live = new Set(collections.map((collection) => collection.id));
   for (const name of readdirSync(directory)) {
-    const id = COLLECTION_FILE.exec(name.replace(/-(wal|shm|journal)$/, ''))?.[1];
+    const id = COLLECTION_FILE.exec(name.replace(/-(wal|shm|journal)$/, ''))?.[1] ?? ANN_FILE.exec(name)?.[1];
     if (id && !live.has(id)) rmSync(join(directory, name), { force: true });
   }
   for (const { id, indexed } of collections) {
@@ -617,6 +653,8 @@ function vacuumFormat2(file: string): void {
 export function rebuildCollection(sqlitePath: string, collectionId: string): void {
   const file = searchFilePath(sqlitePath, collectionId);
   removeSearchFile(file);
+  // The file's vectors go with it (upkeep embeds its rows again), and so do their indexes.
+  removeCollectionAnns(searchDirectory(sqlitePath), collectionId);
   const connection = new SQLite(file);
   try {
     connection.pragma('auto_vacuum = incremental');
