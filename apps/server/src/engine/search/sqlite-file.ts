@@ -202,31 +202,9 @@ export function openSearchWriter(sqlitePath: string, embedder: VectorEmbedder | 
   const deletionsOf = main.prepare<[number], { collection: string }>('select distinct collection_id as collection from search_deletions where id <= ?');
   const lastDeletion = main.prepare<[], { id: number | null }>('select max(id) as id from search_deletions');
   const collectionExists = main.prepare<[string], { id: string }>('select id from collections where id = ?');
-  const writers = new Map<string, CollectionWriter>();
+  const { writers, writerOf, forget } = collectionWriters(sqlitePath, embedder);
   // Collections written since their segments were last merged into one.
   const unmerged = new Set<string>();
-
-  const writerOf = async (collectionId: string): Promise<CollectionWriter> => {
-    const open = writers.get(collectionId);
-    if (open) {
-      // Most recently used last: the first is the one to close when too many are open.
-      writers.delete(collectionId);
-      writers.set(collectionId, open);
-      return open;
-    }
-    const writer = await openCollectionWriter(sqlitePath, collectionId, embedder);
-    writers.set(collectionId, writer);
-    if (writers.size > OPEN_WRITERS) {
-      const [oldest, closing] = writers.entries().next().value!;
-      writers.delete(oldest);
-      closing.connection.close();
-    }
-    return writer;
-  };
-  const forget = (collectionId: string) => {
-    writers.get(collectionId)?.connection.close();
-    writers.delete(collectionId);
-  };
   const { vectorStep, annStep, written } = vectorUpkeep(main, sqlitePath, embedder, (collection) => !!collectionExists.get(collection), writerOf);
 
   return {
@@ -282,6 +260,33 @@ export function openSearchWriter(sqlitePath: string, embedder: VectorEmbedder | 
   };
 }
 
+/** The collections' writers open at once, at most OPEN_WRITERS, the least recently used closed first. */
+function collectionWriters(sqlitePath: string, embedder: VectorEmbedder | null) {
+  const writers = new Map<string, CollectionWriter>();
+  const writerOf = async (collectionId: string): Promise<CollectionWriter> => {
+    const open = writers.get(collectionId);
+    if (open) {
+      // Most recently used last: the first is the one to close when too many are open.
+      writers.delete(collectionId);
+      writers.set(collectionId, open);
+      return open;
+    }
+    const writer = await openCollectionWriter(sqlitePath, collectionId, embedder);
+    writers.set(collectionId, writer);
+    if (writers.size > OPEN_WRITERS) {
+      const [oldest, closing] = writers.entries().next().value!;
+      writers.delete(oldest);
+      closing.connection.close();
+    }
+    return writer;
+  };
+  const forget = (collectionId: string) => {
+    writers.get(collectionId)?.connection.close();
+    writers.delete(collectionId);
+  };
+  return { writers, writerOf, forget };
+}
+
 /**
  * SearchWriter.vectorStep: the collections whose vectors may lack rows or come from another
  * embedder (all at first, until each is found in line), one batch of one of them a step.
@@ -330,8 +335,8 @@ function vectorUpkeep(
   return { vectorStep, annStep, written };
 }
 
-/** Opens (creating when missing) a collection's search file and prepares its write. */
-async function openCollectionWriter(sqlitePath: string, collectionId: string, embedder: VectorEmbedder | null): Promise<CollectionWriter> {
+/** A collection's search file opened for writing (created when missing), the main file attached as `source`. */
+async function openWriteConnection(sqlitePath: string, collectionId: string): Promise<SQLite.Database> {
   mkdirSync(searchDirectory(sqlitePath), { recursive: true });
   // No busy timeout: waits for the lock happen in whenUnlocked, between event-loop turns.
   const connection = new SQLite(searchFilePath(sqlitePath, collectionId), { timeout: 0 });
@@ -349,6 +354,12 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string, em
   }
   connection.pragma('cache_size = -16384');
   connection.prepare('attach database ? as source').run(sqlitePath);
+  return connection;
+}
+
+/** Opens (creating when missing) a collection's search file and prepares its write. */
+async function openCollectionWriter(sqlitePath: string, collectionId: string, embedder: VectorEmbedder | null): Promise<CollectionWriter> {
+  const connection = await openWriteConnection(sqlitePath, collectionId);
 
   const ids = `select value from json_each(?)`;
   const rows = rowWriter(connection);
@@ -408,6 +419,12 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string, em
       vectors.insert(granularity, analyzed.vectors[i] ?? []);
     });
   });
+  const merge = segmentMerge(connection);
+  return { connection, merge, analyze: analyzeRows, write, reembed: vectors.reembed, ann };
+}
+
+/** One step of merging a search file's segments, or of giving back the pages merges freed; false when neither was left. */
+function segmentMerge(connection: SQLite.Database): () => boolean {
   // Each write adds segments to the tables that FTS5 merges only in part; a query looks a term
   // up in every segment, so after a burst of writes it pays for each (fine snippets at 10 MB:
   // 158 us a query before the merge, 105 after). Merged to one segment per table, a step at a time.
@@ -433,8 +450,7 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string, em
     if ((freePages.get() ?? 0) === 0) connection.pragma('main.wal_checkpoint(TRUNCATE)');
     return true;
   };
-  const merge = () => mergeSegments() || reclaim();
-  return { connection, merge, analyze: analyzeRows, write, reembed: vectors.reembed, ann };
+  return () => mergeSegments() || reclaim();
 }
 
 /**
