@@ -87,9 +87,9 @@ const vectorSimilarity = (a, b) => {
 // on its reader (closed with it): the record is read before the graph is loaded, so a record never
 // claims rows its graph lacks. Refreshed at most once a query (both functions of a statement see the
 // same index) and once every STAT_MS; a graph replaced since is loaded whole again.
-// A search walks the graph EF wide, five times the 400 candidates it takes for a fusion's 100 rows
+// A search walks the graph EF wide, ten times the 400 candidates it takes for a fusion's 100 rows
 // (sqlite.ts ANN_CANDIDATES): narrower walks missed much of the exact top 10 of random vectors.
-const EF = 2000;
+const EF = 4000;
 let queryNumber = 0;
 const annOf = (opened, base) => {
   const current = opened.anns.get(base);

@@ -25,7 +25,7 @@ const EXTEND_FROM = 2_000;
 const ADD_BATCH = 64;
 
 /**
- * Graph parameters: hnswlib's defaults. With searches already 2,000 wide, a build 64 wide took a
+ * Graph parameters: hnswlib's defaults. With searches 2,000 wide, a build 64 wide took a
  * fraction of the time but missed much more of the exact top 10 of high-dimension vectors.
  */
 const CONNECTIVITY = 16;
