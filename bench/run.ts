@@ -1,6 +1,7 @@
 import { printDashboardBench, runDashboardBench } from './dashboard.ts';
 import { runLoadBench } from './load.ts';
 import { runModelsBench } from './models.ts';
+import { runNearestBench } from './nearest.ts';
 import { runProfileBench } from './profile.ts';
 import { runHybridBench } from './hybrid.ts';
 import { runQualityBench } from './quality.ts';
@@ -11,7 +12,7 @@ import { runUsageBench } from './usage.ts';
 /**
  * `npm run bench`: every benchmark in turn, each printing its own table. Figures, not
  * assertions: compare them with the targets printed beside them. `npm run bench -- retrieval`
- * runs one (dashboard, retrieval, load, models, quality, usage, profile, scale); `--postgres` runs
+ * runs one (dashboard, retrieval, load, models, nearest, quality, usage, profile, scale); `--postgres` runs
  * retrieval and load on PostgreSQL (SIFT_BENCH_POSTGRES, default
  * postgres://postgres@127.0.0.1:5432/test, a fresh schema).
  */
@@ -20,6 +21,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   retrieval: () => runRetrievalBench(),
   load: () => runLoadBench(),
   models: () => runModelsBench(),
+  nearest: () => runNearestBench(),
   quality: async () => {
     await runQualityBench();
     await runHybridBench();

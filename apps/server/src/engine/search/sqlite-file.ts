@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { COLLECT_AFTER_CHARS, collectGarbage } from '../../memory.ts';
 import { whenUnlocked } from '../../db/sqlite-busy.ts';
 import { ANALYZED_ONCE_CHARS, analyze, analyzedText, type TextTerms, textTerms } from './analyzer.ts';
+import { ANN_FILE, annUpkeep, removeCollectionAnns } from './sqlite-ann.ts';
 import { EMBED_BATCH, EMBED_CHARS, embedderKey, embedDocuments, type VectorEmbedder, vectorBytes } from './vectors.ts';
 
 /**
@@ -149,6 +150,11 @@ export interface SearchWriter {
    * came from another embedder, embedded again; false when none is left.
    */
   vectorStep(): Promise<boolean>;
+  /**
+   * With an embedder: one bounded step building or extending the approximate nearest-rows index
+   * of a collection written since (sqlite-ann.ts); false when every one is in line.
+   */
+  annStep(): Promise<boolean>;
   close(): void;
 }
 
@@ -165,6 +171,8 @@ interface CollectionWriter {
   write(documents: string, analyzed: AnalyzedRows, lastDeletion: number): void;
   /** One batch of this collection's rows without a vector of `key` embedded; false when there was none. */
   reembed(key: string): Promise<boolean>;
+  /** Its nearest-rows indexes' upkeep (sqlite-ann.ts). */
+  ann: ReturnType<typeof annUpkeep>;
 }
 /**
  * Per granularity, its rows: rowid, terms joined by spaces, and how many terms; with an embedder,
@@ -194,10 +202,67 @@ export function openSearchWriter(sqlitePath: string, embedder: VectorEmbedder | 
   const deletionsOf = main.prepare<[number], { collection: string }>('select distinct collection_id as collection from search_deletions where id <= ?');
   const lastDeletion = main.prepare<[], { id: number | null }>('select max(id) as id from search_deletions');
   const collectionExists = main.prepare<[string], { id: string }>('select id from collections where id = ?');
-  const writers = new Map<string, CollectionWriter>();
+  const { writers, writerOf, forget } = collectionWriters(sqlitePath, embedder);
   // Collections written since their segments were last merged into one.
   const unmerged = new Set<string>();
+  const { vectorStep, annStep, written } = vectorUpkeep(main, sqlitePath, embedder, (collection) => !!collectionExists.get(collection), writerOf);
 
+  return {
+    async index(documentIds) {
+      const last = lastDeletion.get()?.id ?? 0;
+      if (documentIds.length === 0 && last === 0) return;
+      const documents = JSON.stringify(documentIds);
+      const indexing = new Set(collectionsOf.all(documents).map((row) => row.collection));
+      const collections = new Set([...indexing, ...(last > 0 ? deletionsOf.all(last) : []).map((row) => row.collection)]);
+      for (const collection of collections) {
+        // A collection deleted meanwhile gets no file back (its documents went with it).
+        if (!collectionExists.get(collection)) continue;
+        // Nor does one without a file that only lost rows: it never had any indexed.
+        if (!indexing.has(collection) && !writers.has(collection) && !existsSync(searchFilePath(sqlitePath, collection))) continue;
+        const writer = await writerOf(collection);
+        // Analyzed before the write lock is taken: the other ingestion thread writes meanwhile,
+        // and a busy retry does not analyze again.
+        const analyzed = await writer.analyze(documents);
+        await whenUnlocked(() => writer.write(documents, analyzed, last));
+        unmerged.add(collection);
+        written(collection);
+      }
+      // Applied deletions are dropped afterwards; after a crash in between they apply again, harmlessly.
+      if (last > 0) await whenUnlocked(() => clearDeletions.run(last));
+    },
+    async dropCollections(collectionIds) {
+      for (const collectionId of collectionIds) {
+        forget(collectionId);
+        unmerged.delete(collectionId);
+        removeSearchFile(searchFilePath(sqlitePath, collectionId));
+        removeCollectionAnns(searchDirectory(sqlitePath), collectionId);
+      }
+    },
+    async mergeStep() {
+      for (const collection of unmerged) {
+        if (!collectionExists.get(collection)) {
+          unmerged.delete(collection);
+          continue;
+        }
+        const writer = await writerOf(collection);
+        if (await whenUnlocked(() => writer.merge())) return true;
+        unmerged.delete(collection);
+      }
+      return false;
+    },
+    vectorStep,
+    annStep,
+    close() {
+      for (const writer of writers.values()) writer.connection.close();
+      writers.clear();
+      main.close();
+    },
+  };
+}
+
+/** The collections' writers open at once, at most OPEN_WRITERS, the least recently used closed first. */
+function collectionWriters(sqlitePath: string, embedder: VectorEmbedder | null) {
+  const writers = new Map<string, CollectionWriter>();
   const writerOf = async (collectionId: string): Promise<CollectionWriter> => {
     const open = writers.get(collectionId);
     if (open) {
@@ -219,61 +284,13 @@ export function openSearchWriter(sqlitePath: string, embedder: VectorEmbedder | 
     writers.get(collectionId)?.connection.close();
     writers.delete(collectionId);
   };
-  const vectorStep = vectorUpkeep(main, sqlitePath, embedder, (collection) => !!collectionExists.get(collection), writerOf);
-
-  return {
-    async index(documentIds) {
-      const last = lastDeletion.get()?.id ?? 0;
-      if (documentIds.length === 0 && last === 0) return;
-      const documents = JSON.stringify(documentIds);
-      const indexing = new Set(collectionsOf.all(documents).map((row) => row.collection));
-      const collections = new Set([...indexing, ...(last > 0 ? deletionsOf.all(last) : []).map((row) => row.collection)]);
-      for (const collection of collections) {
-        // A collection deleted meanwhile gets no file back (its documents went with it).
-        if (!collectionExists.get(collection)) continue;
-        // Nor does one without a file that only lost rows: it never had any indexed.
-        if (!indexing.has(collection) && !writers.has(collection) && !existsSync(searchFilePath(sqlitePath, collection))) continue;
-        const writer = await writerOf(collection);
-        // Analyzed before the write lock is taken: the other ingestion thread writes meanwhile,
-        // and a busy retry does not analyze again.
-        const analyzed = await writer.analyze(documents);
-        await whenUnlocked(() => writer.write(documents, analyzed, last));
-        unmerged.add(collection);
-      }
-      // Applied deletions are dropped afterwards; after a crash in between they apply again, harmlessly.
-      if (last > 0) await whenUnlocked(() => clearDeletions.run(last));
-    },
-    async dropCollections(collectionIds) {
-      for (const collectionId of collectionIds) {
-        forget(collectionId);
-        unmerged.delete(collectionId);
-        removeSearchFile(searchFilePath(sqlitePath, collectionId));
-      }
-    },
-    async mergeStep() {
-      for (const collection of unmerged) {
-        if (!collectionExists.get(collection)) {
-          unmerged.delete(collection);
-          continue;
-        }
-        const writer = await writerOf(collection);
-        if (await whenUnlocked(() => writer.merge())) return true;
-        unmerged.delete(collection);
-      }
-      return false;
-    },
-    vectorStep,
-    close() {
-      for (const writer of writers.values()) writer.connection.close();
-      writers.clear();
-      main.close();
-    },
-  };
+  return { writers, writerOf, forget };
 }
 
 /**
  * SearchWriter.vectorStep: the collections whose vectors may lack rows or come from another
  * embedder (all at first, until each is found in line), one batch of one of them a step.
+ * SearchWriter.annStep likewise for their nearest-rows indexes, and for collections `written` since.
  */
 function vectorUpkeep(
   main: SQLite.Database,
@@ -281,11 +298,27 @@ function vectorUpkeep(
   embedder: VectorEmbedder | null,
   exists: (collectionId: string) => boolean,
   writerOf: (collectionId: string) => Promise<CollectionWriter>,
-): () => Promise<boolean> {
+) {
   const allCollections = main.prepare<[], string>('select id from collections').pluck();
   let unembedded: Set<string> | null = null;
+  let unindexed: Set<string> | null = null;
   let currentKey: string | null = null;
-  return async () => {
+  const keyOf = async (embedder: VectorEmbedder) => (currentKey ??= embedderKey(embedder, (await embedDocuments(embedder, ['dimensions']))[0]!.length));
+  const annStep = async (): Promise<boolean> => {
+    if (!embedder) return false;
+    unindexed ??= new Set(allCollections.all());
+    for (const collection of unindexed) {
+      if (exists(collection) && existsSync(searchFilePath(sqlitePath, collection))) {
+        const writer = await writerOf(collection);
+        const key = await keyOf(embedder);
+        if (await whenUnlocked(() => writer.ann.step(key))) return true;
+      }
+      unindexed.delete(collection);
+    }
+    return false;
+  };
+  const written = (collection: string) => unindexed?.add(collection);
+  const vectorStep = async () => {
     if (!embedder) return false;
     unembedded ??= new Set(allCollections.all());
     for (const collection of unembedded) {
@@ -294,16 +327,16 @@ function vectorUpkeep(
         continue;
       }
       // The embedder's key (its dimensions) from a first embedding.
-      currentKey ??= embedderKey(embedder, (await embedDocuments(embedder, ['dimensions']))[0]!.length);
-      if (await (await writerOf(collection)).reembed(currentKey)) return true;
+      if (await (await writerOf(collection)).reembed(await keyOf(embedder))) return true;
       unembedded.delete(collection);
     }
     return false;
   };
+  return { vectorStep, annStep, written };
 }
 
-/** Opens (creating when missing) a collection's search file and prepares its write. */
-async function openCollectionWriter(sqlitePath: string, collectionId: string, embedder: VectorEmbedder | null): Promise<CollectionWriter> {
+/** A collection's search file opened for writing (created when missing), the main file attached as `source`. */
+async function openWriteConnection(sqlitePath: string, collectionId: string): Promise<SQLite.Database> {
   mkdirSync(searchDirectory(sqlitePath), { recursive: true });
   // No busy timeout: waits for the lock happen in whenUnlocked, between event-loop turns.
   const connection = new SQLite(searchFilePath(sqlitePath, collectionId), { timeout: 0 });
@@ -321,6 +354,12 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string, em
   }
   connection.pragma('cache_size = -16384');
   connection.prepare('attach database ? as source').run(sqlitePath);
+  return connection;
+}
+
+/** Opens (creating when missing) a collection's search file and prepares its write. */
+async function openCollectionWriter(sqlitePath: string, collectionId: string, embedder: VectorEmbedder | null): Promise<CollectionWriter> {
+  const connection = await openWriteConnection(sqlitePath, collectionId);
 
   const ids = `select value from json_each(?)`;
   const rows = rowWriter(connection);
@@ -340,7 +379,8 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string, em
   // The write lock is taken by a plain row update first, so a busy file refuses the transaction
   // before any indexing work. Not `begin immediate`: that would lock the main file too.
   const takeLock = connection.prepare('update index_writes set writes = writes + 1');
-  const vectors = vectorWriter(connection, embedder, () => takeLock.run());
+  const ann = annUpkeep(connection, searchDirectory(sqlitePath), collectionId, GRANULARITIES.map((granularity) => [granularity, vectorsTable(granularity)]));
+  const vectors = vectorWriter(connection, embedder, () => takeLock.run(), ann.replaced);
   // Rows a page at a time, documents first (RowTerms).
   const analyzeRows = async (documents: string): Promise<AnalyzedRows> => {
     const terms = new RowTerms();
@@ -379,6 +419,12 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string, em
       vectors.insert(granularity, analyzed.vectors[i] ?? []);
     });
   });
+  const merge = segmentMerge(connection);
+  return { connection, merge, analyze: analyzeRows, write, reembed: vectors.reembed, ann };
+}
+
+/** One step of merging a search file's segments, or of giving back the pages merges freed; false when neither was left. */
+function segmentMerge(connection: SQLite.Database): () => boolean {
   // Each write adds segments to the tables that FTS5 merges only in part; a query looks a term
   // up in every segment, so after a burst of writes it pays for each (fine snippets at 10 MB:
   // 158 us a query before the merge, 105 after). Merged to one segment per table, a step at a time.
@@ -404,8 +450,7 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string, em
     if ((freePages.get() ?? 0) === 0) connection.pragma('main.wal_checkpoint(TRUNCATE)');
     return true;
   };
-  const merge = () => mergeSegments() || reclaim();
-  return { connection, merge, analyze: analyzeRows, write, reembed: vectors.reembed };
+  return () => mergeSegments() || reclaim();
 }
 
 /**
@@ -414,7 +459,12 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string, em
  * file rebuilt) or came from another embedder. A row's text to embed is read from the main file,
  * its opening only (EMBED_CHARS); an astral text's slice is cut here (slices.ts says why).
  */
-function vectorWriter(connection: SQLite.Database, embedder: VectorEmbedder | null, takeLock: () => void) {
+function vectorWriter(
+  connection: SQLite.Database,
+  embedder: VectorEmbedder | null,
+  takeLock: () => void,
+  replaced: (granularity: Granularity, embedder: string, rowids: number[]) => void,
+) {
   const inserts = GRANULARITIES.map((granularity) =>
     connection.prepare(
       `insert or replace into main.${vectorsTable(granularity)} (rowid, embedder, vector) select ?, ?, ? where exists (select 1 from main.${lengthsTable(granularity)} where rowid = ?)`,
@@ -442,6 +492,8 @@ function vectorWriter(connection: SQLite.Database, embedder: VectorEmbedder | nu
   const insert = (granularity: Granularity, rows: VectorRow[]) => {
     const statement = inserts[GRANULARITIES.indexOf(granularity)]!;
     for (const row of rows) statement.run(...row, row[0]);
+    // A vector written in place of one an index holds (an overwritten document keeps its rowid; re-embedding).
+    if (rows.length > 0) replaced(granularity, rows[0]![1], rows.map(([rowid]) => rowid));
   };
   /** Per granularity, the vectors of these rows' texts. */
   const embed = async (rowTexts: [number, string][][]): Promise<VectorRow[][]> => {
@@ -579,7 +631,7 @@ export function ensureSearchFiles(sqlitePath: string): void {
   }
   const live = new Set(collections.map((collection) => collection.id));
   for (const name of readdirSync(directory)) {
-    const id = COLLECTION_FILE.exec(name.replace(/-(wal|shm|journal)$/, ''))?.[1];
+    const id = COLLECTION_FILE.exec(name.replace(/-(wal|shm|journal)$/, ''))?.[1] ?? ANN_FILE.exec(name)?.[1];
     if (id && !live.has(id)) rmSync(join(directory, name), { force: true });
   }
   for (const { id, indexed } of collections) {
@@ -617,6 +669,8 @@ function vacuumFormat2(file: string): void {
 export function rebuildCollection(sqlitePath: string, collectionId: string): void {
   const file = searchFilePath(sqlitePath, collectionId);
   removeSearchFile(file);
+  // The file's vectors go with it (upkeep embeds its rows again), and so do their indexes.
+  removeCollectionAnns(searchDirectory(sqlitePath), collectionId);
   const connection = new SQLite(file);
   try {
     connection.pragma('auto_vacuum = incremental');

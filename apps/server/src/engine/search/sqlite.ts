@@ -6,7 +6,8 @@ import { analyze } from './analyzer.ts';
 import { type FilterCandidates, filterCandidates, filterSql } from './filter.ts';
 import { bm25Idf, bm25Sql, bm25TermWeight, canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
 import { defaultReaderThreads, openReaderPool, type ReaderPool } from './reader-pool.ts';
-import { ftsMatch, ftsTable, type Granularity, lengthsTable, openSearchWriter, type SearchWriter, searchFilePath, vectorsTable } from './sqlite-file.ts';
+import { annBase } from './sqlite-ann.ts';
+import { ftsMatch, ftsTable, type Granularity, lengthsTable, openSearchWriter, type SearchWriter, searchDirectory, searchFilePath, vectorsTable } from './sqlite-file.ts';
 import type { FilterNode } from './filter-node.ts';
 import { contentSql, type PageSlice, pageContent, slicedContent, snippetContent } from './slices.ts';
 import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit, WeightedTerm } from './types.ts';
@@ -34,6 +35,7 @@ export function sqliteSearchIndex(database: Database, embedder: VectorEmbedder |
   // Reader threads, opened by the first search (an ingestion thread never searches), closed with the handle.
   let readers: ReaderPool | null = null;
   const reader = (): ReaderPool => (readers ??= openReader(database));
+  const directory = () => searchDirectory(sqlitePathOf(database));
   /** `setup` runs once on each reader connection before the query (a temporary table it reads). */
   const run = async <Row>(collectionId: string, query: RawBuilder<unknown>, setup?: string): Promise<Row[]> => {
     const { sql: text, parameters } = query.compile(database.db);
@@ -51,6 +53,7 @@ export function sqliteSearchIndex(database: Database, embedder: VectorEmbedder |
     topDocuments: (request) =>
       ranked<DocumentHit & { weight: number }>(
         run,
+        directory(),
         {
           granularity: 'documents',
           join: (rowid) => sql`join documents d on d.seq = ${sql.raw(rowid)}`,
@@ -62,6 +65,7 @@ export function sqliteSearchIndex(database: Database, embedder: VectorEmbedder |
     async topPages(request) {
       const hits = await ranked<PageHit & PageSlice & { weight: number }>(
         run,
+        directory(),
         {
           granularity: 'pages',
           join: (rowid) => sql`join pages p on p.seq = ${sql.raw(rowid)} join documents d on d.id = p.document_id`,
@@ -76,6 +80,7 @@ export function sqliteSearchIndex(database: Database, embedder: VectorEmbedder |
     async topSnippets(request) {
       const hits = await ranked<SnippetHit & { weight: number }>(
         run,
+        directory(),
         {
           granularity: request.granularity,
           join: (rowid) => sql`join chunks c on c.seq = ${sql.raw(rowid)} join documents d on d.seq = c.document_seq`,
@@ -94,8 +99,8 @@ export function sqliteSearchIndex(database: Database, embedder: VectorEmbedder |
     dropCollections: (collectionIds) => searchWriter().dropCollections(collectionIds),
     applyDeletions: () => searchWriter().index([]),
     vectorsAvailable: async () => true,
-    // Merges first; then, with an embedder, vectors missing or of another embedder (the writer opened for them).
-    upkeepStep: async () => (writer ? await writer.mergeStep() : false) || (embedder ? searchWriter().vectorStep() : false),
+    // Merges first; then, with an embedder, vectors missing or of another embedder, then their nearest-rows indexes.
+    upkeepStep: async () => (writer ? await writer.mergeStep() : false) || (embedder ? (await searchWriter().vectorStep()) || searchWriter().annStep() : false),
   };
 }
 
@@ -115,6 +120,7 @@ interface RowsOf {
  */
 async function ranked<Row extends { weight: number }>(
   run: Run,
+  directory: string,
   rows: RowsOf,
   request: SearchRequest,
   place: (hit: Row) => (string | number)[],
@@ -122,19 +128,22 @@ async function ranked<Row extends { weight: number }>(
   if (!request.vector) return rankHits(await top<Row>(run, rows, request), request.k, place);
   const [lexical, vector] = await Promise.all([
     top<Row>(run, rows, { ...request, k: Math.max(request.k, FUSION_DEPTH) }),
-    nearest<Row>(run, rows, request),
+    nearest<Row>(run, directory, rows, request),
   ]);
   return hybridHits(lexical, vector, request.k, place);
 }
 
 /**
  * The rows of a granularity nearest the request's vector among those of its embedder, best
- * first, FUSION_DEPTH of them (or k): an exact scan of the collection's vectors on a reader
- * thread (vector_similarity, reader-pool.ts). Filtered, every vector's row is joined and
- * filtered before the best are taken.
+ * first, FUSION_DEPTH of them (or k), scored exactly on a reader thread (vector_similarity,
+ * reader-pool.ts): the candidates of the collection's nearest-rows index (sqlite-ann.ts) and the
+ * rows newer than it (a graph loaded newer than its record read yields rows of both: the bound
+ * keeps each once), or every row when it has none. Filtered, every vector's row is joined and
+ * filtered before the best are taken: the index's candidates could all fail the filter.
  */
 async function nearest<Row extends { weight: number }>(
   run: Run,
+  directory: string,
   { granularity, join, columns }: RowsOf,
   request: SearchRequest,
 ): Promise<Row[]> {
@@ -148,11 +157,22 @@ async function nearest<Row extends { weight: number }>(
       sql`select ${columns}, ${similarity} as weight from ${table} v ${join('v.rowid')} where v.embedder = ${key} and ${filterSql(request.filter)} order by weight desc limit ${depth}`,
     );
   }
+  const base = annBase(directory, request.collectionId, granularity, key);
+  const candidates = sql`select value from json_each(ann_nearest(${base}, ${vectorBytes(values)}, ${ANN_CANDIDATES * depth}))`;
   return run<Row>(
     request.collectionId,
-    sql`select ${columns}, t.weight as weight from (select v.rowid as rowid, ${similarity} as weight from ${table} v where v.embedder = ${key} order by weight desc limit ${depth}) t ${join('t.rowid')}`,
+    sql`select ${columns}, t.weight as weight from (
+      select v.rowid as rowid, ${similarity} as weight from ${table} v where v.rowid in (${candidates}) and v.rowid <= ann_through(${base}) and v.embedder = ${key}
+      union all select v.rowid as rowid, ${similarity} as weight from ${table} v where v.rowid > ann_through(${base}) and v.embedder = ${key}
+      order by weight desc limit ${depth}) t ${join('t.rowid')}`,
   );
 }
+
+/**
+ * Candidates read from an index per row a search needs, all scored exactly: the graph's order is
+ * approximate, and a few times as many make the exact best ones nearly always among them.
+ */
+const ANN_CANDIDATES = 4;
 
 /**
  * The best rows of one granularity joined to their rows, best first, by the engine's BM25
