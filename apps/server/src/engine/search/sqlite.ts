@@ -50,46 +50,13 @@ export function sqliteSearchIndex(database: Database, embedder: VectorEmbedder |
   };
 
   return {
-    topDocuments: (request) =>
-      ranked<DocumentHit & { weight: number }>(
-        run,
-        directory(),
-        {
-          granularity: 'documents',
-          join: (rowid) => sql`join documents d on d.seq = ${sql.raw(rowid)}`,
-          columns: sql`d.id as documentId, d.path as path, d.metadata as metadata`,
-        },
-        request,
-        (hit) => [hit.path],
-      ),
+    topDocuments: (request) => ranked<DocumentHit & { weight: number }>(run, directory(), DOCUMENT_ROWS, request, (hit) => [hit.path]),
     async topPages(request) {
-      const hits = await ranked<PageHit & PageSlice & { weight: number }>(
-        run,
-        directory(),
-        {
-          granularity: 'pages',
-          join: (rowid) => sql`join pages p on p.seq = ${sql.raw(rowid)} join documents d on d.id = p.document_id`,
-          columns: sql`d.id as documentId, d.path as path, d.metadata as metadata, p.page_index as pageIndex,
-            ${request.includeContent ? contentSql('d', 'p') : sql`null`} as content, p.start_index as sliceStart, p.end_index as sliceEnd`,
-        },
-        request,
-        (hit) => [hit.path, hit.pageIndex],
-      );
+      const hits = await ranked<PageHit & PageSlice & { weight: number }>(run, directory(), pageRows(request.includeContent), request, (hit) => [hit.path, hit.pageIndex]);
       return hits.map((hit) => pageContent(hit, request.includeContent));
     },
     async topSnippets(request) {
-      const hits = await ranked<SnippetHit & { weight: number }>(
-        run,
-        directory(),
-        {
-          granularity: request.granularity,
-          join: (rowid) => sql`join chunks c on c.seq = ${sql.raw(rowid)} join documents d on d.seq = c.document_seq`,
-          columns: sql`d.id as documentId, d.path as path, d.metadata as metadata, c.start_index as startIndex, c.end_index as endIndex,
-            c.page_start as pageStart, c.page_end as pageEnd, ${contentSql('d', 'c')} as content`,
-        },
-        request,
-        (hit) => [hit.path, hit.startIndex],
-      );
+      const hits = await ranked<SnippetHit & { weight: number }>(run, directory(), snippetRows(request.granularity), request, (hit) => [hit.path, hit.startIndex]);
       return hits.map(snippetContent);
     },
     commonTerms: (...args) => commonTerms(run, ...args),
@@ -113,6 +80,26 @@ interface RowsOf {
   join: (rowid: string) => RawBuilder<unknown>;
   columns: RawBuilder<unknown>;
 }
+
+const DOCUMENT_ROWS: RowsOf = {
+  granularity: 'documents',
+  join: (rowid) => sql`join documents d on d.seq = ${sql.raw(rowid)}`,
+  columns: sql`d.id as documentId, d.path as path, d.metadata as metadata`,
+};
+
+const pageRows = (includeContent: boolean): RowsOf => ({
+  granularity: 'pages',
+  join: (rowid) => sql`join pages p on p.seq = ${sql.raw(rowid)} join documents d on d.id = p.document_id`,
+  columns: sql`d.id as documentId, d.path as path, d.metadata as metadata, p.page_index as pageIndex,
+    ${includeContent ? contentSql('d', 'p') : sql`null`} as content, p.start_index as sliceStart, p.end_index as sliceEnd`,
+});
+
+const snippetRows = (granularity: Granularity): RowsOf => ({
+  granularity,
+  join: (rowid) => sql`join chunks c on c.seq = ${sql.raw(rowid)} join documents d on d.seq = c.document_seq`,
+  columns: sql`d.id as documentId, d.path as path, d.metadata as metadata, c.start_index as startIndex, c.end_index as endIndex,
+    c.page_start as pageStart, c.page_end as pageEnd, ${contentSql('d', 'c')} as content`,
+});
 
 /**
  * The k best rows: by BM25 alone, or with a query vector, the lexical and vector rankings (each
