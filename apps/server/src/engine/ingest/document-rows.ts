@@ -11,6 +11,8 @@ import { astralFlag } from '../search/slices.ts';
 export interface DocumentRows {
   job: { id: string; seq: number; collection_id: string; file_hash: string; size: number };
   chunked: ChunkedDocument;
+  /** Its raw file is byte for byte its text (isFileText): not kept once indexed. */
+  fileInText: boolean;
 }
 
 /**
@@ -28,7 +30,7 @@ export function documentRowWrites(db: Kysely<DB>, owner: string, items: Document
         text: item.chunked.text,
         text_bytes: Buffer.byteLength(item.chunked.text, 'utf8'),
         text_astral: astralFlag(item.chunked.text),
-        file_in_text: isFileText(item.chunked.text, item.job) ? 1 : 0,
+        file_in_text: item.fileInText ? 1 : 0,
         num_pages: item.chunked.pages.length,
         updated_at: now,
       })

@@ -283,7 +283,7 @@ async function prepare(ingestion: Ingestion, job: ClaimedDocument, collection: I
   if (!pages) return null;
   try {
     const chunked = chunkPages(pages.pages);
-    return { job, collection, chunked, contentTokens: countTokens(chunked.text), parsed: pages.parsed, startedAt };
+    return { job, collection, chunked, fileInText: isFileText(chunked.text, job), contentTokens: countTokens(chunked.text), parsed: pages.parsed, startedAt };
   } catch (error) {
     await settle(ingestion, job, 'indexing_failed', error);
     return null;
@@ -414,9 +414,9 @@ async function finishBatch(ingestion: Ingestion, items: Prepared[]): Promise<voi
     return finished;
   });
   // Raw files that are their text byte for byte are not kept (file_in_text), unless another
-  // document still needs them. Left behind when the store is away: removed with their documents.
-  // Only the documents finished here: one handed on may be read by its new holder this instant.
-  const fileTexts = indexed.filter((item) => isFileText(item.chunked.text, item.job)).map((item) => item.job.file_hash);
+  // document still needs them (FileStore.release checks). Left behind when the store is away:
+  // removed with their documents. A document lost since step 1 is its new holder's to finish.
+  const fileTexts = indexed.filter((item) => item.fileInText).map((item) => item.job.file_hash);
   if (fileTexts.length > 0) await ingestion.files.release(ingestion.database, fileTexts).catch(() => {});
 }
 
@@ -547,6 +547,8 @@ interface Prepared {
   job: ClaimedDocument;
   collection: IngestCollection;
   chunked: ChunkedDocument;
+  /** Its raw file is its text byte for byte (isFileText), computed once: not kept once indexed. */
+  fileInText: boolean;
   contentTokens: number;
   parsed: ParseFigures | null;
   startedAt: number;
