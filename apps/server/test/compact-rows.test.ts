@@ -6,13 +6,12 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
 import * as compactRows from '../src/db/migrations/022_compact_rows.ts';
 import type { Database } from '../src/db/schema.ts';
-import { addDocumentEvent } from '../src/domain/usage-events.ts';
-import { createEngine } from '../src/engine/engine.ts';
 import { searchDirectory } from '../src/engine/search/sqlite-file.ts';
 import { sha256 } from '../src/file-store.ts';
 import { type Harness, startHarness } from './harness.ts';
+import { everyRanking } from './support/every-ranking.ts';
 import { providerFixtures } from './provider-fixtures.ts';
-import { SEARCH_QUERIES, searchCorpus } from './search-corpus.ts';
+import { searchCorpus } from './search-corpus.ts';
 
 /**
  * Migration 022: a data folder (SQLite) or database (PostgreSQL) of migration 021's layout, its
@@ -49,25 +48,6 @@ afterAll(async () => {
   await f.workers.stop();
   await h.close();
 });
-
-/** Every query kind's top 10 in every collection, straight from the index, content included. */
-async function rankings(database: Database) {
-  const index = createEngine({ database, files: h.files, usage: addDocumentEvent }).search;
-  const collections = await database.db.selectFrom('collections').select('id').orderBy('name').execute();
-  const results: unknown[] = [];
-  for (const { id } of collections) {
-    for (const query of [...SEARCH_QUERIES, 'grebes harbor lantern']) {
-      const request = { collectionId: id, query, k: 10, filter: null };
-      results.push(
-        (await index.topDocuments(request)).map((hit) => [hit.path, hit.score]),
-        (await index.topPages({ ...request, includeContent: true, includeMetadata: false })).map((hit) => [hit.path, hit.pageIndex, hit.score, hit.content]),
-        (await index.topSnippets({ ...request, granularity: 'coarse', includeMetadata: true })).map((hit) => [hit.path, hit.startIndex, hit.score, hit.content, hit.metadata]),
-        (await index.topSnippets({ ...request, granularity: 'fine', includeMetadata: false })).map((hit) => [hit.path, hit.startIndex, hit.pageStart, hit.score, hit.content]),
-      );
-    }
-  }
-  return results;
-}
 
 /** Every document through the API, with its content, and its raw file through its file link. */
 async function documentsAndFiles() {
@@ -106,7 +86,7 @@ const columnsOf = async (database: Database, table: string) =>
 const blobCount = async (database: Database) => Number((await database.db.selectFrom('blobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
 
 test('a database of migration 021 keeps documents, searches and raw downloads after 022, with snippets by seq and plain text files not kept twice', async () => {
-  const before = { rankings: await rankings(h.database), documents: await documentsAndFiles() };
+  const before = { rankings: await everyRanking(h.database, h.files, 'grebes harbor lantern'), documents: await documentsAndFiles() };
   const plain = async (database: Database) => (await database.db.selectFrom('documents').select('path').where('file_in_text', '=', 1).orderBy('path').execute()).map((row) => row.path);
   expect(await plain(h.database)).toEqual(plainPaths);
   const files = async (database: Database, plainToo: boolean) => {
@@ -123,7 +103,7 @@ test('a database of migration 021 keeps documents, searches and raw downloads af
 
   const reopened = await openDatabase({ dataDir: h.config.dataDir, databaseUrl: h.config.databaseUrl });
   try {
-    expect(await rankings(reopened)).toEqual(before.rankings);
+    expect(await everyRanking(reopened, h.files, 'grebes harbor lantern')).toEqual(before.rankings);
     expect(await documentsAndFiles()).toEqual(before.documents);
     expect(await columnsOf(reopened, 'chunks')).not.toContain('document_id');
     expect(await columnsOf(reopened, 'chunks')).not.toContain('collection_id');

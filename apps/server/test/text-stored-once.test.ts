@@ -6,14 +6,12 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
 import * as compactRows from '../src/db/migrations/022_compact_rows.ts';
 import type { Database } from '../src/db/schema.ts';
-import type { FileStore } from '../src/file-store.ts';
 import { analyze } from '../src/engine/search/analyzer.ts';
-import { createEngine } from '../src/engine/engine.ts';
-import { addDocumentEvent } from '../src/domain/usage-events.ts';
 import { GRANULARITIES, searchDirectory, searchFilePath } from '../src/engine/search/sqlite-file.ts';
 import { type Harness, startHarness } from './harness.ts';
+import { everyRanking } from './support/every-ranking.ts';
 import { providerFixtures } from './provider-fixtures.ts';
-import { SEARCH_QUERIES, searchCorpus } from './search-corpus.ts';
+import { searchCorpus } from './search-corpus.ts';
 
 /**
  * Migration 018: pages and snippets stored their text (and SQLite's search files held the
@@ -41,25 +39,6 @@ afterAll(async () => {
   await f.workers.stop();
   await h.close();
 });
-
-/** Every query kind's top 10 in every collection, straight from the index, content included. */
-async function rankings(database: Database, files: FileStore) {
-  const index = createEngine({ database, files, usage: addDocumentEvent }).search;
-  const collections = await database.db.selectFrom('collections').select('id').orderBy('name').execute();
-  const results: unknown[] = [];
-  for (const { id } of collections) {
-    for (const query of [...SEARCH_QUERIES, 'harbor lantern seals']) {
-      const request = { collectionId: id, query, k: 10, filter: null };
-      results.push(
-        (await index.topDocuments(request)).map((hit) => [hit.path, hit.score]),
-        (await index.topPages({ ...request, includeContent: true, includeMetadata: false })).map((hit) => [hit.path, hit.pageIndex, hit.score, hit.content]),
-        (await index.topSnippets({ ...request, granularity: 'coarse', includeMetadata: false })).map((hit) => [hit.path, hit.startIndex, hit.score, hit.content]),
-        (await index.topSnippets({ ...request, granularity: 'fine', includeMetadata: false })).map((hit) => [hit.path, hit.startIndex, hit.score, hit.content]),
-      );
-    }
-  }
-  return results;
-}
 
 /**
  * Puts the database back the way migrations up to 016 left it: pages and snippets holding their
@@ -104,7 +83,7 @@ async function backToMigration016(database: Database) {
 }
 
 test('a database of migration 016 keeps each text once after 018, every search answering as before, content included', async () => {
-  const before = await rankings(h.database, h.files);
+  const before = await everyRanking(h.database, h.files, 'harbor lantern seals');
   // A text with characters outside the Basic Multilingual Plane: its snippets and pages are cut
   // where JavaScript counts (UTF-16), as the offsets say.
   const stored = await h.database.db.selectFrom('documents').select(['collection_id', 'text', 'text_astral']).where('path', '=', 'astral.txt').executeTakeFirstOrThrow();
@@ -122,7 +101,7 @@ test('a database of migration 016 keeps each text once after 018, every search a
 
   const reopened = await openDatabase({ dataDir: h.config.dataDir, databaseUrl: h.config.databaseUrl });
   try {
-    expect(await rankings(reopened, h.files)).toEqual(before);
+    expect(await everyRanking(reopened, h.files, 'harbor lantern seals')).toEqual(before);
     const migrated = await reopened.db.selectFrom('documents').select(['path', 'text_astral']).where('text_astral', '=', 1).execute();
     expect(migrated.map((row) => row.path)).toEqual(['astral.txt']);
     const columns = async (table: string) =>
