@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { bootstrap } from '../src/domain/bootstrap.ts';
-import { INDEXED_FROM } from '../src/engine/search/postgres-hnsw.ts';
+import { INDEXED_FROM } from '../src/engine/search/vectors.ts';
 import { searchDirectory } from '../src/engine/search/sqlite-file.ts';
 import { type SiftProcess, startServer } from './cluster.ts';
 import { type Harness, startHarness } from './harness.ts';

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { hasPostgresCode, POSTGRES_ERRORS } from '../../db/postgres-errors.ts';
-import type { QueryVector } from './vectors.ts';
+import { embedderDimensions, embedderHash, INDEXED_FROM, type QueryVector } from './vectors.ts';
 
 /**
  * PostgreSQL's approximate nearest rows: a pgvector HNSW index per granularity and embedder on
@@ -23,10 +22,8 @@ export const vectorsTable = (collectionKey: number | string): RawBuilder<unknown
 
 /** The index of a collection's rows of one granularity embedded by `embedder` (a key of embedderKey). */
 export const nearestIndexName = (collectionKey: number | string, granularity: number, embedder: string): string =>
-  `search_vectors_${collectionKey}_${granularity}_${createHash('md5').update(embedder).digest('hex').slice(0, 12)}`;
+  `search_vectors_${collectionKey}_${granularity}_${embedderHash(embedder)}`;
 
-/** The dimensions an embedder's key records (embedderKey: `provider:model:dimensions`). */
-const dimensionsOf = (embedder: string): number => Number(embedder.slice(embedder.lastIndexOf(':') + 1));
 
 /**
  * The type a vector of these dimensions is indexed as: pgvector's HNSW takes `vector`s of up to
@@ -53,7 +50,7 @@ export async function nearestTable(db: Kysely<any>, collectionId: string, granul
     select k.key, exists (select 1 from pg_index i where i.indexrelid = to_regclass('search_vectors_' || k.key || ${suffix}) and i.indisvalid) as indexed
     from search_collections k where k.collection_id = ${collectionId} and to_regclass('search_vectors_' || k.key) is not null`.execute(db);
   if (!rows[0]) return null;
-  return { key: Number(rows[0].key), indexed: rows[0].indexed && indexedType(dimensionsOf(embedder)) !== null };
+  return { key: Number(rows[0].key), indexed: rows[0].indexed && indexedType(embedderDimensions(embedder)) !== null };
 }
 
 /**
@@ -83,13 +80,6 @@ export function nearestStatement(schema: string, collectionKey: number, granular
 export const searchBreadth = (depth: number) =>
   sql`select set_config('hnsw.ef_search', ${String(Math.min(1000, 2 * depth))}, true), set_config('hnsw.iterative_scan', 'strict_order', true)`;
 
-/**
- * Rows of a collection's granularity from which it gets an HNSW index. Below, an exact scan is
- * as fast (20,000 random 384-dimension vectors: 14-19 ms exact, 17 ms through the index at
- * ef_search 200), and every vector written into a graph costs its collection's ingestion.
- */
-export const INDEXED_FROM = 10_000;
-
 /** Granularities by their code (GRANULARITY_CODES), as search_stats names them. */
 const GRANULARITY_NAMES = ['documents', 'pages', 'coarse', 'fine'];
 
@@ -103,7 +93,7 @@ const GRANULARITY_NAMES = ['documents', 'pages', 'coarse', 'fine'];
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function makeNearestIndexes(db: Kysely<any>, schema: string, rows: { collectionId: string; key: number; granularity: number }[], embedder: string): Promise<void> {
-  if (!indexedType(dimensionsOf(embedder)) || rows.length === 0) return;
+  if (!indexedType(embedderDimensions(embedder)) || rows.length === 0) return;
   const collectionIds = [...new Set(rows.map((row) => row.collectionId))];
   const { rows: stored } = await sql<{ collection_id: string; granularity: string; rows: string }>`
     select collection_id, granularity, sum(rows) as rows from search_stats where collection_id = any(${collectionIds}::text[]) group by collection_id, granularity`.execute(db);
@@ -143,7 +133,7 @@ export async function makeNearestIndexes(db: Kysely<any>, schema: string, rows: 
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function createNearestIndex(db: Kysely<any>, schema: string, key: number, granularity: number, embedder: string, { concurrently }: { concurrently: boolean }): Promise<void> {
-  const dimensions = dimensionsOf(embedder);
+  const dimensions = embedderDimensions(embedder);
   const type = indexedType(dimensions);
   if (!type) return;
   await sql`create index ${sql.raw(concurrently ? 'concurrently ' : '')}if not exists ${sql.id(nearestIndexName(key, granularity, embedder))} on ${vectorsTable(key)}

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { INDEXED_FROM } from './postgres-hnsw.ts';
+import { INDEXED_FROM } from './vectors.ts';
 import { annBase, annThrough, annUpkeep } from './sqlite-ann.ts';
 
 /** A collection's vectors table of one granularity, its rows 4-dimension unit vectors of one embedder. */

@@ -1,16 +1,15 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type SQLite from 'better-sqlite3';
 import hnswlib from 'hnswlib-node';
-import { INDEXED_FROM } from './postgres-hnsw.ts';
+import { embedderDimensions, embedderHash, INDEXED_FROM } from './vectors.ts';
 
 /**
  * SQLite's approximate nearest rows: an hnswlib HNSW graph (inner product) per collection,
  * granularity and embedder, in files beside the collection's search file:
  * `<collection>.<granularity>.<embedder hash>.hnsw` and a `.json` beside it naming the highest
  * vectors rowid the index holds (`through`). Upkeep builds one once a granularity has
- * INDEXED_FROM vectors of the embedder (PostgreSQL's threshold, for the same reason), and
+ * INDEXED_FROM vectors of the embedder (the threshold both backends share), and
  * extends it when EXTEND_FROM rows are newer than it; each is written to a temporary file and
  * renamed. A search reads the index's candidates plus the rows newer than `through` exactly,
  * scoring both with the stored vectors (reader-pool.ts, sqlite.ts): rows deleted since drop out
@@ -47,7 +46,7 @@ interface AnnMeta {
 
 /** The files of a collection's index of one granularity and embedder, without their extension. */
 export function annBase(directory: string, collectionId: string, granularity: string, embedder: string): string {
-  return join(directory, `${collectionId}.${granularity}.${createHash('md5').update(embedder).digest('hex').slice(0, 12)}`);
+  return join(directory, `${collectionId}.${granularity}.${embedderHash(embedder)}`);
 }
 
 /** A collection's index files (and temporary ones) in the search directory. */
@@ -103,7 +102,7 @@ export function annUpkeep(connection: SQLite.Database, directory: string, collec
   const start = (i: number, base: string, embedder: string): Building | null => {
     const meta = readMeta(base);
     const { rows, newer } = counts[i]!.get(meta?.through ?? 0, embedder)!;
-    const dimensions = Number(embedder.slice(embedder.lastIndexOf(':') + 1));
+    const dimensions = embedderDimensions(embedder);
     const fresh = (): Building => ({ index: graph(dimensions, rows), through: 0 });
     if (!meta) return rows >= INDEXED_FROM ? fresh() : null;
     // Rows deleted since still take places among a search's candidates: past a quarter, made anew.

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { EmbedderUnreachable } from '../ingest/outage.ts';
 import type { EmbedModel } from '../models/model.ts';
 import { comparePlaces, rankHits } from './rank.ts';
@@ -17,6 +18,20 @@ export interface VectorEmbedder {
 
 /** What a stored vector records of its embedder: provider, model and dimensions. */
 export const embedderKey = (embedder: VectorEmbedder, dimensions: number): string => `${embedder.name}:${dimensions}`;
+
+/** The dimensions an embedder's key records (embedderKey: `provider:model:dimensions`). */
+export const embedderDimensions = (key: string): number => Number(key.slice(key.lastIndexOf(':') + 1));
+
+/** A short name of an embedder's key in its nearest-rows index's name (PostgreSQL's `left(md5(embedder), 12)`). */
+export const embedderHash = (key: string): string => createHash('md5').update(key).digest('hex').slice(0, 12);
+
+/**
+ * Rows of a collection's granularity from which it gets an approximate nearest-rows (HNSW) index,
+ * on either backend. Below, an exact scan is as fast (20,000 random 384-dimension vectors on
+ * PostgreSQL: 14-19 ms exact, 17 ms through the index at ef_search 200), and every vector written
+ * into a graph costs its collection's ingestion.
+ */
+export const INDEXED_FROM = 10_000;
 
 /**
  * The text a row is embedded by: its first EMBED_CHARS characters. Documents and pages may be
