@@ -67,6 +67,10 @@ export function searchFilePath(sqlitePath: string, collectionId: string): string
   return join(searchDirectory(sqlitePath), `${collectionId}.db`);
 }
 
+/** A granularity of snippets' source rows: their text is a slice of their document's. */
+const snippetSource = (granularity: 'coarse' | 'fine', documents: string) =>
+  `select c.seq as rowid, '' as text, d.id as document, c.start_index as start, c.end_index as end from source.documents d join source.chunks c on c.document_seq = d.seq where d.id in (${documents}) and c.granularity = '${granularity}'`;
+
 /**
  * Rows of each granularity in the main file, for a set of documents, by rowid: a document's text,
  * and its pages' and snippets' offsets into it (their text is that slice, slices.ts).
@@ -74,10 +78,8 @@ export function searchFilePath(sqlitePath: string, collectionId: string): string
 const sources: Record<Granularity, (documents: string) => string> = {
   documents: (documents) => `select d.seq as rowid, coalesce(d.text, '') as text, d.id as document, 0 as start, 0 as end from source.documents d where d.id in (${documents})`,
   pages: (documents) => `select p.seq as rowid, '' as text, p.document_id as document, p.start_index as start, p.end_index as end from source.pages p where p.document_id in (${documents})`,
-  coarse: (documents) =>
-    `select c.seq as rowid, '' as text, d.id as document, c.start_index as start, c.end_index as end from source.documents d join source.chunks c on c.document_seq = d.seq where d.id in (${documents}) and c.granularity = 'coarse'`,
-  fine: (documents) =>
-    `select c.seq as rowid, '' as text, d.id as document, c.start_index as start, c.end_index as end from source.documents d join source.chunks c on c.document_seq = d.seq where d.id in (${documents}) and c.granularity = 'fine'`,
+  coarse: (documents) => snippetSource('coarse', documents),
+  fine: (documents) => snippetSource('fine', documents),
 };
 const seqColumn: Record<Granularity, string> = { documents: 'd.seq', pages: 'p.seq', coarse: 'c.seq', fine: 'c.seq' };
 /** The column naming a source row's collection (a snippet's is its document's). */
@@ -480,11 +482,13 @@ function vectorWriter(
   const bounded = (r: string) =>
     `case when d.text_astral = 1 then substr(d.text, 1, ${r}.end_index) else substr(d.text, ${r}.start_index + 1, min(${r}.end_index - ${r}.start_index, ${EMBED_CHARS})) end`;
   const ids = 'select value from json_each(?)';
+  // Snippets of either granularity are found by their rowid alone.
+  const snippetTexts = `select c.seq as rowid, ${bounded('c')} as content, c.start_index as start, c.end_index as "end", d.text_astral as astral from source.chunks c join source.documents d on d.seq = c.document_seq where c.seq in (${ids})`;
   const textSources: Record<Granularity, string> = {
     documents: `select d.seq as rowid, substr(coalesce(d.text, ''), 1, ${EMBED_CHARS}) as content, 0 as start, ${EMBED_CHARS} as "end", 0 as astral from source.documents d where d.seq in (${ids})`,
     pages: `select p.seq as rowid, ${bounded('p')} as content, p.start_index as start, p.end_index as "end", d.text_astral as astral from source.pages p join source.documents d on d.id = p.document_id where p.seq in (${ids})`,
-    coarse: `select c.seq as rowid, ${bounded('c')} as content, c.start_index as start, c.end_index as "end", d.text_astral as astral from source.chunks c join source.documents d on d.seq = c.document_seq where c.seq in (${ids})`,
-    fine: `select c.seq as rowid, ${bounded('c')} as content, c.start_index as start, c.end_index as "end", d.text_astral as astral from source.chunks c join source.documents d on d.seq = c.document_seq where c.seq in (${ids})`,
+    coarse: snippetTexts,
+    fine: snippetTexts,
   };
   const texts = GRANULARITIES.map((granularity) =>
     connection.prepare<[string], { rowid: number; content: string | null; start: number; end: number; astral: number }>(textSources[granularity]),
