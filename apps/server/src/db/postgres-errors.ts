@@ -10,6 +10,8 @@ export const POSTGRES_ERRORS = {
   uniqueViolation: '23505',
   /** duplicate_table: a table or index another server made at the same moment. */
   duplicateTable: '42P07',
+  /** foreign_key_violation: a row of a collection deleted meanwhile. */
+  foreignKeyViolation: '23503',
   /** lock_not_available: lock_timeout passed waiting for others. */
   lockNotAvailable: '55P03',
 } as const;

@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { hasPostgresCode, madeMeanwhile, POSTGRES_ERRORS } from '../../db/postgres-errors.ts';
+import { collectionKeys } from './postgres-keys.ts';
 import type { DB } from '../../db/schema.ts';
 import { filterSql } from './filter.ts';
 import type { Granularity, SearchRequest } from './types.ts';
@@ -175,28 +176,16 @@ export async function createVectorsTable(db: Kysely<any>, schema: string, collec
  * being deleted has none, and its documents are gone by the time the vectors are written.
  */
 async function createVectorsTablesOf(db: Kysely<DB>, schema: string, collectionIds: string[]): Promise<Map<string, number>> {
-  if (collectionIds.length === 0) return new Map();
-  // Keys are made with their collection (postgres.ts createCollection); here for one without.
-  await sql`
-    insert into search_collections (collection_id) select c.id from collections c
-    where c.id = any(${collectionIds}::text[]) and not exists (select 1 from search_collections k where k.collection_id = c.id)
-    on conflict do nothing`
-    .execute(db)
-    .catch((error: { code?: string }) => {
-      // foreign_key_violation: the collection deleted meanwhile.
-      if (error.code !== '23503') throw error;
-    });
-  const { rows } = await sql<{ collection_id: string; key: string; made: boolean }>`
-    select collection_id, key, to_regclass('search_vectors_' || key) is not null as made from search_collections where collection_id = any(${collectionIds}::text[])`.execute(db);
-  for (const row of rows.filter((row) => !row.made)) {
+  const keys = await collectionKeys(db, collectionIds);
+  for (const { key } of [...keys.values()].filter((key) => !key.hasVectors)) {
     try {
-      await createVectorsTable(db, schema, Number(row.key));
+      await createVectorsTable(db, schema, key);
     } catch (error) {
       // unique_violation or duplicate_table: made by another server at the same moment.
       if (!madeMeanwhile(error)) throw error;
     }
   }
-  return new Map(rows.map((row) => [row.collection_id, Number(row.key)]));
+  return new Map([...keys].map(([collectionId, { key }]) => [collectionId, key]));
 }
 
 /** A collection's vectors of these documents (`seqs`), written in place of their older ones. */

@@ -10,6 +10,7 @@ import { bm25Sql, canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, ran
 import type { FilterNode } from './filter-node.ts';
 import { contentOfRow, contentSql, type PageSlice, pageContent, snippetContent } from './slices.ts';
 import type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
+import { collectionKeys } from './postgres-keys.ts';
 import { type PostgresVectors, postgresVectors } from './postgres-vectors.ts';
 import { FUSION_DEPTH, hybridHits, type VectorEmbedder } from './vectors.ts';
 
@@ -79,19 +80,11 @@ export async function createPostingsTable(db: Kysely<any>, collectionKey: number
  * have the second fail once the first commits. A table another server made meanwhile is taken.
  */
 async function createPostingsTablesOf(db: Kysely<DB>, documentIds: string[]): Promise<void> {
-  const { rows } = await sql<{ key: string | null; collection_id: string }>`
-    select distinct d.collection_id, k.key from documents d left join search_collections k on k.collection_id = d.collection_id
-    where d.id = any(${documentIds}::text[]) and (k.key is null or to_regclass('search_postings_' || k.key) is null)`.execute(db);
-  for (const row of rows) {
-    const key =
-      row.key ??
-      (await sql<{ key: string }>`
-        with made as (insert into search_collections (collection_id) values (${row.collection_id}) on conflict do nothing returning key)
-        select key from made union all select key from search_collections where collection_id = ${row.collection_id}`.execute(db)).rows[0]?.key;
-    // No key: the collection is being deleted (its documents go with it).
-    if (key === undefined) continue;
+  const { rows } = await sql<{ collection_id: string }>`select distinct collection_id from documents where id = any(${documentIds}::text[])`.execute(db);
+  const keys = await collectionKeys(db, rows.map((row) => row.collection_id));
+  for (const { key } of [...keys.values()].filter((key) => !key.hasPostings)) {
     try {
-      await createPostingsTable(db, Number(key));
+      await createPostingsTable(db, key);
     } catch (error) {
       // unique_violation or duplicate_table: made by another server at the same moment.
       if (!madeMeanwhile(error)) throw error;
@@ -660,16 +653,8 @@ async function lockDocuments(trx: Kysely<any>, documentIds: string[]): Promise<{
 /** The key of each of these documents' collections, by collection id. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function collectionKeysOf(trx: Kysely<any>, locked: { collection_id: string }[]): Promise<Map<string, number>> {
-  const collectionIds = [...new Set(locked.map((row) => row.collection_id))];
-  // Made with the collection (createCollection); here for one without (a crash between the two,
-  // or a collection added by a server of an earlier version during an upgrade).
-  await sql`
-    insert into search_collections (collection_id)
-    select c from unnest(${collectionIds}::text[]) as c where not exists (select 1 from search_collections k where k.collection_id = c)
-    on conflict do nothing`.execute(trx);
-  const { rows: keys } = await sql<{ collection_id: string; key: number }>`
-    select collection_id, key from search_collections where collection_id = any(${collectionIds}::text[])`.execute(trx);
-  return new Map(keys.map((row) => [row.collection_id, Number(row.key)]));
+  const keys = await collectionKeys(trx, [...new Set(locked.map((row) => row.collection_id))]);
+  return new Map([...keys].map(([collectionId, { key }]) => [collectionId, key]));
 }
 
 /** These documents' rows and postings, deleted before they are written again. */
