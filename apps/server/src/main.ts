@@ -26,8 +26,12 @@ if (engine.backend === 'postgres' && config.secretIsLocal) {
   app.log.warn('SIFT_SECRET is not set: this server signs with a secret of its own data folder; set the same SIFT_SECRET on every machine of the installation');
 }
 
-if (config.models.embedding && !(await engine.search.vectorsAvailable())) {
+const vectorSearch = config.models.embedding ? await engine.search.vectorSearch() : null;
+if (vectorSearch === 'unavailable') {
   app.log.warn('SIFT_EMBEDDING_PROVIDER is set but this PostgreSQL lacks the pgvector extension (create extension vector): search stays lexical');
+}
+if (vectorSearch === 'exact') {
+  app.log.warn('SIFT_EMBEDDING_PROVIDER is set but hnswlib-node is not installed (npm builds it with g++, make and python3): nearest rows are found by scanning every row, slower past 10,000 rows in a collection');
 }
 
 // Once, before the ingestion threads start: leases left by a process that died go back to the queue.

@@ -57,7 +57,7 @@ export function createSearchEngine(database: Database, backend: Backend, activit
     dropCollections: (collectionIds) => index.dropCollections(collectionIds),
     applyDeletions: () => index.applyDeletions(),
     upkeepStep: () => index.upkeepStep(),
-    vectorsAvailable: () => index.vectorsAvailable(),
+    vectorSearch: () => index.vectorSearch(),
     filteredDocuments: (collectionId, filter, k) => answered(filteredDocuments(database, collectionId, filter, k)),
     expandedQuery: (collectionId, query, filter) => expandedQuery(index, collectionId, query, filter),
     deleteSnippetsOf: (documentIds) => deleteSnippetsOf(database.db, documentIds),

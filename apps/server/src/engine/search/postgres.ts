@@ -240,7 +240,7 @@ export function postgresSearchIndex(database: Database, embedder: VectorEmbedder
     // PostgreSQL's B-trees need no merging; its planner needs statistics, and index-only scans a visibility map.
     // Then, with an embedder, documents whose vectors are missing or another embedder's.
     upkeepStep: async () => (await vacuumStaleTables(db)) || vectors.reembedStep(),
-    vectorsAvailable: () => vectors.available(),
+    vectorSearch: async () => ((await vectors.available()) ? 'approximate' : 'unavailable'),
   };
 }
 

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
+import { HNSWLIB_PATH } from './sqlite-ann.ts';
 
 /**
  * Searches off the HTTP thread: worker threads, each with a read-only connection to the database
@@ -32,7 +33,9 @@ const readerThread = `
 const { readFileSync, statSync } = require('node:fs');
 const { parentPort, workerData } = require('node:worker_threads');
 const SQLite = require(workerData.driver);
-const { HierarchicalNSW } = require(workerData.hnswlib);
+// hnswlib-node (sqlite-ann.ts HNSWLIB_PATH) is loaded with the first index read: never without one.
+let hnswlib = null;
+const graphOf = (dimensions) => new (hnswlib ??= require(workerData.hnswlib)).HierarchicalNSW('ip', dimensions);
 const OPEN_FILES = 32;
 const open = new Map();
 const close = (file) => {
@@ -96,20 +99,23 @@ const annOf = (opened, base) => {
   const now = Date.now();
   if (current && (current.query === queryNumber || now - current.statedAt < STAT_MS)) return current;
   let entry = { through: 0, index: null, inode: null };
-  try {
-    const meta = JSON.parse(readFileSync(base + '.json', 'utf8'));
-    // Its inode, size and time: an inode alone may be reused by a later rebuild's file.
-    const stat = statSync(base + '.hnsw');
-    const inode = stat.ino + ':' + stat.size + ':' + stat.mtimeMs;
-    if (current && current.inode === inode) entry = { ...current, through: meta.through };
-    else {
-      const index = new HierarchicalNSW('ip', meta.dimensions);
-      index.readIndexSync(base + '.hnsw');
-      index.setEf(EF);
-      entry = { through: meta.through, index, inode };
+  // Without hnswlib-node (sqlite-ann.ts HNSWLIB_PATH) no index is read: every row is scanned exactly.
+  if (workerData.hnswlib) {
+    try {
+      const meta = JSON.parse(readFileSync(base + '.json', 'utf8'));
+      // Its inode, size and time: an inode alone may be reused by a later rebuild's file.
+      const stat = statSync(base + '.hnsw');
+      const inode = stat.ino + ':' + stat.size + ':' + stat.mtimeMs;
+      if (current && current.inode === inode) entry = { ...current, through: meta.through };
+      else {
+        const index = graphOf(meta.dimensions);
+        index.readIndexSync(base + '.hnsw');
+        index.setEf(EF);
+        entry = { through: meta.through, index, inode };
+      }
+    } catch {
+      // No index, or one being replaced this instant: every row is scanned exactly.
     }
-  } catch {
-    // No index, or one being replaced this instant: every row is scanned exactly.
   }
   Object.assign(entry, { query: queryNumber, statedAt: now });
   opened.anns.set(base, entry);
@@ -181,9 +187,10 @@ interface Query {
   setup?: string;
 }
 
-export function openReaderPool(options: { databasePath: string; threads: number }): ReaderPool {
+/** `hnswlib`: the library's path, null to read no nearest-rows index (as where it is not installed). */
+export function openReaderPool(options: { databasePath: string; threads: number; hnswlib?: string | null }): ReaderPool {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const hnswlib = createRequire(import.meta.url).resolve('hnswlib-node');
+  const hnswlib = options.hnswlib === undefined ? HNSWLIB_PATH : options.hnswlib;
   let nextId = 0;
   const threads = Array.from({ length: Math.max(1, options.threads) }, () => {
     const worker = new Worker(readerThread, { eval: true, workerData: { driver, hnswlib, databasePath: options.databasePath } });

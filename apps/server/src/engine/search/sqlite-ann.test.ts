@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, beforeEach, expect, test } from 'vitest';
+import { openReaderPool } from './reader-pool.ts';
 import { INDEXED_FROM } from './vectors.ts';
 import { annBase, annThrough, annUpkeep } from './sqlite-ann.ts';
 
@@ -76,4 +77,28 @@ test('another embedder’s indexes go when upkeep runs for the configured one', 
   addRows(1, INDEXED_FROM, other);
   upkeep(ann, other);
   expect(files().sort()).toEqual([`${annBase('', COLLECTION, 'pages', other)}.hnsw`, `${annBase('', COLLECTION, 'pages', other)}.json`]);
+});
+
+test('readers without hnswlib-node read no index: every row is scanned exactly', async () => {
+  const ann = annUpkeep(connection, directory, COLLECTION, [['pages', 'vectors_pages']]);
+  const base = annBase(directory, COLLECTION, 'pages', KEY);
+  addRows(1, INDEXED_FROM);
+  upkeep(ann);
+  const main = join(directory, 'main.db');
+  new SQLite(main).close();
+  const query = Buffer.from(new Float32Array([1, 0, 0, 0]).buffer);
+  const ask = async (hnswlib?: null) => {
+    const pool = openReaderPool({ databasePath: main, threads: 1, hnswlib });
+    try {
+      const [row] = await pool.all<{ through: number; nearest: string }>(join(directory, `${COLLECTION}.db`), 'select ann_through(?) as through, ann_nearest(?, ?, 3) as nearest', [base, base, query]);
+      return { through: row!.through, nearest: JSON.parse(row!.nearest) as number[] };
+    } finally {
+      await pool.close();
+    }
+  };
+  const indexed = await ask();
+  expect(indexed.through).toBe(INDEXED_FROM);
+  expect(indexed.nearest).toHaveLength(3);
+  // Through 0: the search's exact scan takes every row (sqlite.ts); the index gives none.
+  expect(await ask(null)).toEqual({ through: 0, nearest: [] });
 });

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type SQLite from 'better-sqlite3';
-import hnswlib from 'hnswlib-node';
+import type HnswLib from 'hnswlib-node';
 import { embedderDimensions, embedderHash, INDEXED_FROM } from './vectors.ts';
 
 /**
@@ -17,6 +18,23 @@ import { embedderDimensions, embedderHash, INDEXED_FROM } from './vectors.ts';
  * keeps its rowid; re-embedding) removes the index, so searches scan exactly until it is rebuilt.
  */
 
+/**
+ * hnswlib-node's path, or null where it is not installed: an optional dependency, since it
+ * compiles at install and a machine without a C++ toolchain skips it. Without it no index is
+ * built and searches scan every row exactly.
+ */
+export const HNSWLIB_PATH: string | null = (() => {
+  try {
+    return createRequire(import.meta.url).resolve('hnswlib-node');
+  } catch {
+    return null;
+  }
+})();
+
+/** Loaded on the first index built, so a server without an embedder never loads it. */
+let hnswlib: typeof HnswLib | null = null;
+const library = (): typeof HnswLib => (hnswlib ??= createRequire(import.meta.url)(HNSWLIB_PATH!) as typeof HnswLib);
+
 /** Rows newer than an index from which upkeep adds them to it: fewer cost little to scan exactly. */
 const EXTEND_FROM = 2_000;
 
@@ -31,8 +49,8 @@ const CONNECTIVITY = 16;
 const EF_CONSTRUCTION = 200;
 
 /** An empty graph with room for `capacity` vectors (grown as it fills). */
-function graph(dimensions: number, capacity: number): hnswlib.HierarchicalNSW {
-  const index = new hnswlib.HierarchicalNSW('ip', dimensions);
+function graph(dimensions: number, capacity: number): HnswLib.HierarchicalNSW {
+  const index = new (library().HierarchicalNSW)('ip', dimensions);
   index.initIndex({ maxElements: Math.max(capacity, 1), m: CONNECTIVITY, efConstruction: EF_CONSTRUCTION });
   return index;
 }
@@ -80,7 +98,7 @@ export const annThrough = (base: string): number => readMeta(base)?.through ?? 0
 
 /** An index being built or extended across upkeep steps, kept in memory until it is written. */
 interface Building {
-  index: hnswlib.HierarchicalNSW;
+  index: HnswLib.HierarchicalNSW;
   through: number;
 }
 
@@ -109,7 +127,7 @@ export function annUpkeep(connection: SQLite.Database, directory: string, collec
     const deleted = meta.size - (rows - newer);
     if (deleted > Math.max(EXTEND_FROM, meta.size / 4)) return fresh();
     if (newer < EXTEND_FROM) return null;
-    const index = new hnswlib.HierarchicalNSW('ip', dimensions);
+    const index = new (library().HierarchicalNSW)('ip', dimensions);
     index.readIndexSync(`${base}.hnsw`);
     index.resizeIndex(index.getCurrentCount() + newer);
     return { index, through: meta.through };
@@ -142,6 +160,7 @@ export function annUpkeep(connection: SQLite.Database, directory: string, collec
   return {
     /** One step for `embedder`'s indexes; files of other embedders go. */
     step(embedder: string): boolean {
+      if (!HNSWLIB_PATH) return false;
       const bases = vectorsTables.map(([granularity]) => annBase(directory, collectionId, granularity, embedder));
       removeCollectionAnns(directory, collectionId, new Set(bases));
       for (const [i, base] of bases.entries()) if (advance(i, base, embedder)) return true;

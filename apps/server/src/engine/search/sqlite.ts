@@ -6,7 +6,7 @@ import { analyze } from './analyzer.ts';
 import { type FilterCandidates, filterCandidates, filterSql } from './filter.ts';
 import { bm25Idf, bm25Sql, bm25TermWeight, canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
 import { defaultReaderThreads, openReaderPool, type ReaderPool } from './reader-pool.ts';
-import { annBase } from './sqlite-ann.ts';
+import { annBase, HNSWLIB_PATH } from './sqlite-ann.ts';
 import { ftsMatch, ftsTable, type Granularity, lengthsTable, openSearchWriter, type SearchWriter, searchDirectory, searchFilePath, vectorsTable } from './sqlite-file.ts';
 import type { FilterNode } from './filter-node.ts';
 import { contentSql, type PageSlice, pageContent, slicedContent, snippetContent } from './slices.ts';
@@ -65,7 +65,7 @@ export function sqliteSearchIndex(database: Database, embedder: VectorEmbedder |
     createCollection: async () => {},
     dropCollections: (collectionIds) => searchWriter().dropCollections(collectionIds),
     applyDeletions: () => searchWriter().index([]),
-    vectorsAvailable: async () => true,
+    vectorSearch: async () => (HNSWLIB_PATH ? 'approximate' : 'exact'),
     // Merges first; then, with an embedder, vectors missing or of another embedder, then their nearest-rows indexes.
     upkeepStep: async () => (writer ? await writer.mergeStep() : false) || (embedder ? (await searchWriter().vectorStep()) || searchWriter().annStep() : false),
   };

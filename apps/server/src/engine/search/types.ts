@@ -91,6 +91,10 @@ export interface SearchIndex {
    * nothing is left to do.
    */
   upkeepStep(): Promise<boolean>;
-  /** Whether this database can keep vectors (PostgreSQL: pgvector was there when it migrated). */
-  vectorsAvailable(): Promise<boolean>;
+  /**
+   * How this database finds a query's nearest vectors: through an approximate index (pgvector's
+   * HNSW; hnswlib on SQLite), by scanning every row (SQLite without hnswlib-node), or not at all
+   * (PostgreSQL without pgvector when it migrated).
+   */
+  vectorSearch(): Promise<'approximate' | 'exact' | 'unavailable'>;
 }
