@@ -156,6 +156,7 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
       const floor = buildFloor(documents, floorDir, shape);
       progress(`${shape}: waiting for the server to go quiet, then measuring latency`);
       const quietSeconds = await sift.quiet();
+      progress(`${shape}: quiet after ${round(quietSeconds, 1)} s; measuring latency`);
       textBytes += documents.reduce((total, document) => total + document.bytes, 0);
       const storage = { bytes: await sift.storageBytes(), textBytes };
       const floorSeconds = FLOOR_TABLES.reduce((sum, table) => sum + floor.indexSeconds[table], 0);
@@ -274,6 +275,8 @@ async function measureFiltered(sift: Sift, collection: string, queries: string[]
   const rows: FilteredRow[] = [];
   for (const item of kinds) {
     for (const set of querySets) {
+      // Queries of the most common terms weigh nearly every row: this part takes minutes.
+      progress(`${collection}: filtered ${item.kind}, ${set.name} queries`);
       const plain = set.queries.map((query) => item.body(collection, query));
       const unfilteredP50 = await p50(item.path, plain);
       for (const { name, filter } of FILTERS) {
