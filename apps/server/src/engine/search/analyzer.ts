@@ -61,11 +61,19 @@ export async function analyzeInSlices(text: string, onTerms: (terms: string[]) =
 const SLICE = 65_536;
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-/** A text's terms joined by spaces (what an FTS5 row holds), built slice by slice. */
-export async function analyzedText(text: string): Promise<string> {
+/**
+ * A text's terms joined by spaces (what an FTS5 row holds), built slice by slice, and how many:
+ * counted here, since splitting the joined text to count them would make every word a string again.
+ */
+export async function analyzedText(text: string): Promise<{ joined: string; count: number }> {
   const parts: string[] = [];
-  await analyzeInSlices(text, (terms) => terms.length > 0 && parts.push(terms.join(' ')));
-  return parts.join(' ');
+  let count = 0;
+  await analyzeInSlices(text, (terms) => {
+    if (terms.length === 0) return;
+    parts.push(terms.join(' '));
+    count += terms.length;
+  });
+  return { joined: parts.join(' '), count };
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;

@@ -103,9 +103,12 @@ class RowTerms {
   private readonly texts = new Map<string, string>();
   private readonly terms = new Map<string, TextTerms>();
 
-  async of(granularity: Granularity, row: SourceRow): Promise<string[]> {
+  /** The row's terms joined by spaces (what its FTS5 row holds), and how many. */
+  async of(granularity: Granularity, row: SourceRow): Promise<{ joined: string; count: number }> {
     const content = this.contentOf(granularity, row);
-    return content.length > ANALYZED_ONCE_CHARS ? splitTerms(await analyzedText(content)) : this.small(granularity, row, content);
+    if (content.length > ANALYZED_ONCE_CHARS) return analyzedText(content);
+    const terms = this.small(granularity, row, content);
+    return { joined: terms.join(' '), count: terms.length };
   }
 
   /** The same without yielding, for a rebuild inside one transaction. */
@@ -131,7 +134,6 @@ class RowTerms {
     return text ? text.slice(row.start, content) : analyze(content);
   }
 }
-const splitTerms = (joined: string): string[] => (joined === '' ? [] : joined.split(' '));
 
 export interface SearchWriter {
   /**
@@ -398,8 +400,8 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string, em
         if (page.length === 0) break;
         for (const row of page) {
           large ||= row.text.length >= COLLECT_AFTER_CHARS;
-          const rowTerms = await terms.of(GRANULARITIES[i]!, row);
-          granularity.push([row.rowid, rowTerms.join(' '), rowTerms.length]);
+          const { joined, count } = await terms.of(GRANULARITIES[i]!, row);
+          granularity.push([row.rowid, joined, count]);
           if (embedder) granularityTexts.push([row.rowid, terms.contentOf(GRANULARITIES[i]!, row).slice(0, EMBED_CHARS)]);
         }
         after = page.at(-1)!.rowid;
