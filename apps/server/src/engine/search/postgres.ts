@@ -559,17 +559,17 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
   // A document's text analysed once: its pages and snippets are slices of it (analyzer.ts).
   const texts = new Map<string, TextTerms>();
   const documentTexts = new Map<string, string>();
-  const termsOf = async (granularity: Granularity, row: SourceRow): Promise<string[]> => {
+  const termsOf = async (granularity: Granularity, row: SourceRow): Promise<TermCounts> => {
     if (granularity === 'documents') {
       documentTexts.set(row.document_id, row.text);
-      if (row.text.length > ANALYZED_ONCE_CHARS) return analyzeYielding(row.text);
+      if (row.text.length > ANALYZED_ONCE_CHARS) return countedYielding(row.text);
       const terms = textTerms(row.text);
       texts.set(row.document_id, terms);
-      return terms.all();
+      return counted(terms.all());
     }
     row.text = (documentTexts.get(row.document_id) ?? '').slice(Number(row.start), Number(row.end));
     const text = texts.get(row.document_id);
-    return text ? text.slice(Number(row.start), row.text) : analyzeYielding(row.text);
+    return text ? counted(text.slice(Number(row.start), row.text)) : countedYielding(row.text);
   };
   /** Whether a row of a large document was read (its text COLLECT_AFTER_CHARS or longer), as on SQLite. */
   let large = false;
@@ -582,23 +582,21 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
     const flush = (collection: number, postings: Postings) => writePostings(trx, granularity, collection, postings);
     for (const row of rows) {
       large ||= row.text.length >= COLLECT_AFTER_CHARS;
-      const terms = await termsOf(granularity, row);
+      const { count, frequencies } = await termsOf(granularity, row);
       const document = documentSeq.get(row.document_id)!;
       const collection = collectionKey.get(row.collection_id)!;
       lengths.collection.push(row.collection_id);
       lengths.seq.push(row.seq);
       lengths.document.push(document);
-      lengths.length.push(terms.length);
+      lengths.length.push(count);
       let postings = pending.get(collection);
       if (!postings) pending.set(collection, (postings = { term: [], seq: [], document: [], tf: [], length: [] }));
-      const frequencies = new Map<string, number>();
-      for (const term of terms) frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
       for (const [term, tf] of frequencies) {
         postings.term.push(term);
         postings.seq.push(row.seq);
         postings.document.push(document);
         postings.tf.push(tf);
-        postings.length.push(terms.length);
+        postings.length.push(count);
       }
       if (postings.term.length >= 20_000) await flush(collection, postings);
     }
@@ -687,13 +685,26 @@ async function writePostings(trx: Kysely<any>, granularity: Granularity, collect
  */
 const list = (values: (string | number)[]): RawBuilder<string[]> => sql`string_to_array(${values.join(' ')}, ' ')`;
 
-/** The analyzer's terms of a text; a large one in slices, with timers (lease renewals) run between. */
-async function analyzeYielding(text: string): Promise<string[]> {
-  const terms: string[] = [];
-  await analyzeInSlices(text, (slice) => {
-    for (const term of slice) terms.push(term);
-  });
-  return terms;
+/** A row's terms counted: how many in all, and each one's frequency. */
+interface TermCounts {
+  count: number;
+  frequencies: Map<string, number>;
+}
+
+function counted(terms: string[], into: TermCounts = { count: 0, frequencies: new Map() }): TermCounts {
+  into.count += terms.length;
+  for (const term of terms) into.frequencies.set(term, (into.frequencies.get(term) ?? 0) + 1);
+  return into;
+}
+
+/**
+ * The same for a text analyzed in slices, with timers (lease renewals) run between: a large
+ * text's words are counted slice by slice, never all held as strings at once.
+ */
+async function countedYielding(text: string): Promise<TermCounts> {
+  const counts: TermCounts = { count: 0, frequencies: new Map() };
+  await analyzeInSlices(text, (slice) => counted(slice, counts));
+  return counts;
 }
 
 /**
