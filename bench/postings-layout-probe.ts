@@ -359,7 +359,7 @@ async function main(): Promise<void> {
   await client.connect();
   // PROBE_TIMINGS_ONLY=1: the probe tables of an earlier run are timed again, not written.
   if (!process.env.PROBE_TIMINGS_ONLY) {
-    const text = Number((await client.query<{ n: string }>('select coalesce(sum(length(text)), 0) as n from documents')).rows[0]!.n);
+    const text = Number((await client.query<{ n: string }>('select coalesce(sum(length(text)), 0) as n from document_pieces')).rows[0]!.n);
     const lists = await readPostings();
     const count = [...lists.values()].reduce((sum, list) => sum + list.length, 0);
     const sizes = await writeLayouts(lists);

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
 import * as compactRows from '../src/db/migrations/022_compact_rows.ts';
+import * as textInPieces from '../src/db/migrations/024_text_in_pieces.ts';
 import type { Database } from '../src/db/schema.ts';
 import { searchDirectory } from '../src/engine/search/sqlite-file.ts';
 import { sha256 } from '../src/file-store.ts';
@@ -67,6 +68,8 @@ async function documentsAndFiles() {
 
 /** Puts the database back the way migration 021 left it, and SQLite's search files in format 2. */
 async function backToMigration021(database: Database) {
+  await textInPieces.down(database.db as never);
+  await sql`delete from kysely_migration where name = '024_text_in_pieces'`.execute(database.db);
   await compactRows.down(database.db as never);
   await sql`delete from kysely_migration where name = '022_compact_rows'`.execute(database.db);
   if (database.dialect === 'postgres') return;

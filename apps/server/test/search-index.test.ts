@@ -4,6 +4,7 @@ import { analyze, queryTermCounts } from '../src/engine/search/analyzer.ts';
 import { BM25_MIN_IDF, bm25Idf, bm25Score, bm25TermWeight } from '../src/engine/search/rank.ts';
 import { deleteCollectionsOf } from '../src/domain/collections.ts';
 import { indexPostgresDocuments, rebuildPostgresIndex } from '../src/engine/search/postgres.ts';
+import { wholeTextSql } from '../src/engine/search/slices.ts';
 import { existsSync, rmSync } from 'node:fs';
 import { ensureSearchFiles, searchFilePath } from '../src/engine/search/sqlite-file.ts';
 import { type Harness, startHarness } from './harness.ts';
@@ -119,7 +120,7 @@ describe('one index per collection', () => {
 
   test("top-documents ranks by the engine's BM25 (rank.ts) over the documents' own text", async () => {
     const id = await collectionId(h, f.organizationA, 'main');
-    const documents = (await h.database.db.selectFrom('documents').select(['path', 'text']).where('collection_id', '=', id).execute()).map((row) => ({
+    const documents = (await h.database.db.selectFrom('documents').select(['path', wholeTextSql('documents').as('text')]).where('collection_id', '=', id).execute()).map((row) => ({
       path: row.path,
       terms: analyze(row.text ?? ''),
     }));

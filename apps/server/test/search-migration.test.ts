@@ -64,8 +64,9 @@ async function backToMigration006(database: Database) {
     for (const table of ['search_stats', 'search_rows', 'search_collections']) await sql.raw(`drop table ${table}`).execute(db);
     await sql`drop function search_rows_added`.execute(db);
     await sql`drop function search_rows_removed`.execute(db);
-    await sql`alter table documents add column text_tsv tsvector generated always as (to_tsvector('english', left(coalesce(text, ''), 500000))) stored`.execute(db);
-    // Pages' and snippets' tsv columns read their content, which migration 018 has since dropped.
+    // Its generated column read the document's text, and pages' and snippets' their content, which
+    // migrations 018 and 024 have since moved: a column of the same name stands in for it.
+    await sql`alter table documents add column text_tsv tsvector`.execute(db);
   } else {
     await sql`drop table search_deletions`.execute(db);
     await sql`create table search_deletions (id integer primary key autoincrement, fts_table text not null, row_id integer not null)`.execute(db);

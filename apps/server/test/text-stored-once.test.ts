@@ -5,8 +5,10 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
 import * as compactRows from '../src/db/migrations/022_compact_rows.ts';
+import * as textInPieces from '../src/db/migrations/024_text_in_pieces.ts';
 import type { Database } from '../src/db/schema.ts';
 import { analyze } from '../src/engine/search/analyzer.ts';
+import { wholeTextSql } from '../src/engine/search/slices.ts';
 import { GRANULARITIES, searchDirectory, searchFilePath } from '../src/engine/search/sqlite-file.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { everyRanking } from './support/every-ranking.ts';
@@ -47,7 +49,9 @@ afterAll(async () => {
  */
 async function backToMigration016(database: Database) {
   const { db } = database;
-  // Migration 022's snippets keyed by seq and files kept as text, undone first.
+  // Migration 024's pieces and 022's snippets keyed by seq and files kept as text, undone first.
+  await textInPieces.down(db as never);
+  await sql`delete from kysely_migration where name = '024_text_in_pieces'`.execute(db);
   await compactRows.down(db as never);
   await sql`delete from kysely_migration where name = '022_compact_rows'`.execute(db);
   for (const table of ['pages', 'chunks'] as const) {
@@ -86,7 +90,7 @@ test('a database of migration 016 keeps each text once after 018, every search a
   const before = await everyRanking(h.database, h.files, 'harbor lantern seals');
   // A text with characters outside the Basic Multilingual Plane: its snippets and pages are cut
   // where JavaScript counts (UTF-16), as the offsets say.
-  const stored = await h.database.db.selectFrom('documents').select(['collection_id', 'text', 'text_astral']).where('path', '=', 'astral.txt').executeTakeFirstOrThrow();
+  const stored = await h.database.db.selectFrom('documents').select(['collection_id', wholeTextSql('documents').as('text'), 'text_astral']).where('path', '=', 'astral.txt').executeTakeFirstOrThrow();
   expect(stored.text_astral).toBe(1);
   const request = { collectionId: stored.collection_id, query: 'lantern tower harbor', k: 50, filter: null, includeMetadata: false };
   for (const granularity of ['coarse', 'fine'] as const) {

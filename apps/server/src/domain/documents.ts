@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type {
   AddDocumentRequest,
   DeleteDocumentRequest,
@@ -15,6 +15,7 @@ import type { DocumentSourceType, IndexStatus } from '../db/tables/retrieval.ts'
 import type { EngineServices } from '../engine/engine.ts';
 import { keptFileOf } from '../engine/ingest/document-rows.ts';
 import { hasPageImages } from '../engine/ingest/page-image.ts';
+import { wholeTextSql } from '../engine/search/slices.ts';
 import { nowIso } from '../clock.ts';
 import { requireCollection } from './collections.ts';
 import { Conflict, DomainError, NotFound } from './errors.ts';
@@ -134,7 +135,6 @@ export async function addDocument(database: Database, { queue }: EngineServices,
             ...content,
             ...queue.queuedState('not_parsed'),
             num_pages: null,
-            text: null,
             text_bytes: 0,
           })
           .returning('seq')
@@ -238,14 +238,15 @@ export async function getDocumentInfo(database: Database, actor: ProviderActor, 
   const collection = await requireCollection(db, actor.organizationId, input.collection_name);
   const row = await db
     .selectFrom('documents')
-    .select([...documentColumns, ...(input.include_content ? (['text'] as const) : [])])
+    .select(documentColumns)
+    .select(input.include_content ? wholeTextSql('documents').as('text') : sql<null>`null`.as('text'))
     .where('collection_id', '=', collection.collectionId)
     .where('path', '=', input.path)
     .executeTakeFirst();
   if (!row) throw new NotFound(documentMessages.notFound);
   const [fileUrl] = await actor.fileUrls([row.id]);
   const { created_at: _created, ...fields } = documentFields(row, collection.collectionName, fileUrl!);
-  return { document: { ...fields, content: input.include_content ? ((row as { text?: string | null }).text ?? null) : null } };
+  return { document: { ...fields, content: row.text } };
 }
 
 /** One page of a collection's documents sorted by path (binary order), after `path_gt`. */

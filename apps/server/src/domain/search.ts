@@ -2,6 +2,7 @@ import type { DocumentMetadata, TopDocumentsRequest, TopPagesRequest, TopSnippet
 import type { EngineServices } from '../engine/engine.ts';
 import type { DocumentHit, SearchRequest } from '../engine/search/index.ts';
 import type { FilterNode } from '../engine/search/filter-node.ts';
+import { openingSql } from '../engine/search/slices.ts';
 import type { Database } from '../db/schema.ts';
 import { countTokens } from '../engine/ingest/tokens.ts';
 import { findQueriedCollection } from './collections.ts';
@@ -133,6 +134,10 @@ export async function topSnippets(database: Database, engine: EngineServices, ac
 /** The opening of each document's parsed text, what top-documents reranks on. */
 async function documentOpenings(database: Database, documentIds: string[]): Promise<Map<string, string>> {
   if (documentIds.length === 0) return new Map();
-  const rows = await database.db.selectFrom('documents').select(['id', 'text']).where('id', 'in', documentIds).execute();
+  const rows = await database.db
+    .selectFrom('documents')
+    .select(['id', openingSql('documents', RERANK_DOCUMENT_CHARS).as('text')])
+    .where('id', 'in', documentIds)
+    .execute();
   return new Map(rows.map((row) => [row.id, (row.text ?? '').slice(0, RERANK_DOCUMENT_CHARS)]));
 }

@@ -20,6 +20,7 @@ import * as postingsByCollection from './019_postings_by_collection.ts';
 import * as vectors from './021_vectors.ts';
 import * as compactRows from './022_compact_rows.ts';
 import * as vectorsByCollection from './023_vectors_by_collection.ts';
+import * as textInPieces from './024_text_in_pieces.ts';
 
 /**
  * Migrations by name; Kysely runs them in name order. Each area adds its own file here
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '021_vectors': vectors,
   '022_compact_rows': compactRows,
   '023_vectors_by_collection': vectorsByCollection,
+  '024_text_in_pieces': textInPieces,
 };

@@ -37,24 +37,30 @@ export interface RetrievalTables {
     lease_expires_at: number | null;
     attempts: number;
     /**
-     * The parsed text, pages joined, stored once: pages and snippets are offsets into it
-     * (start_index, end_index, in UTF-16 code units), their content sliced from it when returned.
-     */
-    text: string | null;
-    /**
-     * 1 when `text` holds characters outside the Basic Multilingual Plane: SQL's substr counts
+     * 1 when its text holds characters outside the Basic Multilingual Plane: SQL's substr counts
      * code points, the offsets UTF-16 units, so such a text's slices are cut in JavaScript (slices.ts).
      */
     text_astral: Generated<number>;
-    /** UTF-8 bytes of `text` once indexed (status `num_indexed_bytes`). */
+    /** UTF-8 bytes of its text once indexed (status `num_indexed_bytes`). */
     text_bytes: number;
     /**
      * 1 once indexed when the raw file is exactly the UTF-8 of `text` (a plain text or Markdown
-     * upload): no copy of the file is kept, its bytes are made from `text` when asked for.
+     * upload): no copy of the file is kept, its bytes are made from the text when asked for.
      */
     file_in_text: Generated<number>;
     /** 1 when its pages have images (a PDF, or an image's one page): decided at upload. */
     has_page_images: Generated<number>;
+  };
+  /**
+   * A document's parsed text, pages joined, stored once, in pieces (engine/search/slices.ts):
+   * pages and snippets are offsets into it (start_index, end_index, in UTF-16 code units), their
+   * content read from the pieces they overlap. An indexed document has at least one.
+   */
+  document_pieces: {
+    document_seq: number;
+    /** Where the piece starts in the text. */
+    start_index: number;
+    text: string;
   };
   /** A page's JPEG, made on first request and kept while the document lives. */
   page_images: {

@@ -5,7 +5,7 @@ import type { DB } from '../../db/schema.ts';
 import { nowIso } from '../../clock.ts';
 import { sha256 } from '../../file-store.ts';
 import type { ChunkedDocument } from './chunker.ts';
-import { astralFlag } from '../search/slices.ts';
+import { astralFlag, textPieces, wholeTextSql } from '../search/slices.ts';
 
 /** A parsed and chunked document about to be written, and the document row it belongs to. */
 export interface DocumentRows {
@@ -17,9 +17,9 @@ export interface DocumentRows {
 
 /**
  * The statements that store documents' text, pages and snippets, compiled before the transaction
- * that runs them: `holds` set each document's text only while `owner` still leases it (one per
- * document, in order, so a lost lease is seen), `writes` replace its pages and snippets: their
- * offsets into that text, which holds their content (slices.ts).
+ * that runs them: `holds` update each document only while `owner` still leases it (one per
+ * document, in order, so a lost lease is seen), `writes` replace its text's pieces, its pages and
+ * its snippets: their offsets into that text, which holds their content (slices.ts).
  */
 export function documentRowWrites(db: Kysely<DB>, owner: string, items: DocumentRows[]): { holds: CompiledQuery[]; writes: CompiledQuery[] } {
   const now = nowIso();
@@ -27,7 +27,6 @@ export function documentRowWrites(db: Kysely<DB>, owner: string, items: Document
     db
       .updateTable('documents')
       .set({
-        text: item.chunked.text,
         text_bytes: Buffer.byteLength(item.chunked.text, 'utf8'),
         text_astral: astralFlag(item.chunked.text),
         file_in_text: item.fileInText ? 1 : 0,
@@ -39,9 +38,16 @@ export function documentRowWrites(db: Kysely<DB>, owner: string, items: Document
       .compile(),
   );
   const ids = items.map((item) => item.job.id);
+  const seqs = items.map((item) => item.job.seq);
   const writes = [
+    db.deleteFrom('document_pieces').where('document_seq', 'in', seqs).compile(),
+    ...bulkInserts(
+      db,
+      'document_pieces',
+      items.flatMap(({ job, chunked }) => textPieces(chunked.text).map((piece) => ({ document_seq: job.seq, ...piece }))),
+    ),
     db.deleteFrom('pages').where('document_id', 'in', ids).compile(),
-    db.deleteFrom('chunks').where('document_seq', 'in', items.map((item) => item.job.seq)).compile(),
+    db.deleteFrom('chunks').where('document_seq', 'in', seqs).compile(),
     ...bulkInserts(
       db,
       'pages',
@@ -88,7 +94,7 @@ export function isFileText(text: string, file: { file_hash: string; size: number
 export async function keptFileOf(db: Kysely<DB>, documentId: string) {
   const row = await db
     .selectFrom('documents')
-    .select(['path', 'source_type', 'file_hash', sql<string | null>`case when file_in_text = 1 then coalesce(text, '') end`.as('file_text')])
+    .select(['path', 'source_type', 'file_hash', sql<string | null>`case when file_in_text = 1 then coalesce(${wholeTextSql('documents')}, '') end`.as('file_text')])
     .where('id', '=', documentId)
     .executeTakeFirst();
   if (!row) return undefined;
@@ -98,7 +104,7 @@ export async function keptFileOf(db: Kysely<DB>, documentId: string) {
 
 /** The pages a document was parsed into, in order, sliced from its text (none when it was never parsed). */
 export async function storedPagesOf(db: Kysely<DB>, documentId: string): Promise<string[]> {
-  const document = await db.selectFrom('documents').select('text').where('id', '=', documentId).executeTakeFirst();
+  const document = await db.selectFrom('documents').select(wholeTextSql('documents').as('text')).where('id', '=', documentId).executeTakeFirst();
   const text = document?.text;
   if (text === null || text === undefined) return [];
   const rows = await db.selectFrom('pages').select(['start_index', 'end_index']).where('document_id', '=', documentId).orderBy('page_index').execute();

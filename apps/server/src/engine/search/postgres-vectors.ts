@@ -1,8 +1,9 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { hasPostgresCode, madeMeanwhile, POSTGRES_ERRORS } from '../../db/postgres-errors.ts';
-import { collectionKeys } from './postgres-keys.ts';
 import type { DB } from '../../db/schema.ts';
 import { filterSql } from './filter.ts';
+import { collectionKeys } from './postgres-keys.ts';
+import { contentExpression, openingExpression } from './slices.ts';
 import type { Granularity, SearchRequest } from './types.ts';
 import { dropUnusedNearestIndexes, makeNearestIndexes, nearestStatement, nearestTable, searchBreadth, vectorLiteral, vectorsTable } from './postgres-hnsw.ts';
 import { EMBED_CHARS, embedderKey, embedDocuments, FUSION_DEPTH, type VectorEmbedder } from './vectors.ts';
@@ -138,9 +139,9 @@ async function nearestRows<Row>(db: Kysely<DB>, schema: string, code: number, re
 /** These documents' rows (the documents, pages and snippets), with the text each is embedded by. */
 async function rowsToEmbed(db: Kysely<DB>, documentIds: string[]): Promise<TextRow[]> {
   const bounded = (r: string) =>
-    sql.raw(`case when d.text_astral = 1 then substr(d.text, 1, ${r}.end_index) else substr(d.text, ${r}.start_index + 1, least(${r}.end_index - ${r}.start_index, ${EMBED_CHARS})) end`);
+    sql.raw(contentExpression('d', r, '', { start: `${r}.start_index`, end: `least(${r}.end_index, ${r}.start_index + ${EMBED_CHARS})` }));
   const { rows } = await sql<TextRow>`
-    select d.collection_id, 0 as granularity, d.seq as row_seq, d.seq as document_seq, left(coalesce(d.text, ''), ${EMBED_CHARS}) as content, 0 as start, 0 as "end", 0 as astral
+    select d.collection_id, 0 as granularity, d.seq as row_seq, d.seq as document_seq, coalesce(${sql.raw(openingExpression('d', EMBED_CHARS))}, '') as content, 0 as start, 0 as "end", 0 as astral
     from documents d where d.id = any(${documentIds}::text[])
     union all
     select d.collection_id, 1, p.seq, d.seq, ${bounded('p')}, p.start_index, p.end_index, d.text_astral

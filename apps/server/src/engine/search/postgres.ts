@@ -8,7 +8,7 @@ import { DocumentPaths } from './document-paths.ts';
 import { filterCandidates, filterExclusions, filterSql } from './filter.ts';
 import { bm25Sql, canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
 import type { FilterNode } from './filter-node.ts';
-import { contentOfRow, contentSql, type PageSlice, pageContent, snippetContent } from './slices.ts';
+import { contentOfRow, contentSql, type PageSlice, pageContent, snippetContent, wholeTextSql } from './slices.ts';
 import type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
 import { collectionKeys } from './postgres-keys.ts';
 import { type PostgresVectors, postgresVectors } from './postgres-vectors.ts';
@@ -621,7 +621,7 @@ function rowSources(documentIds: string[]): [Granularity, RawBuilder<SourceRow>]
     sql<SourceRow>`select c.seq, d.collection_id, d.id as document_id, '' as text, c.start_index as start, c.end_index as "end"
       from documents d join chunks c on c.document_seq = d.seq where d.id = any(${documentIds}::text[]) and c.granularity = ${granularity}`;
   return [
-    ['documents', sql<SourceRow>`select seq, collection_id, id as document_id, coalesce(text, '') as text, 0 as start, 0 as "end" from documents where id = any(${documentIds}::text[])`],
+    ['documents', sql<SourceRow>`select seq, collection_id, id as document_id, coalesce(${wholeTextSql('documents')}, '') as text, 0 as start, 0 as "end" from documents where id = any(${documentIds}::text[])`],
     ['pages', sql<SourceRow>`select ${offsets} from pages where document_id = any(${documentIds}::text[])`],
     ['coarse', snippets('coarse')],
     ['fine', snippets('fine')],

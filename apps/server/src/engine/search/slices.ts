@@ -1,35 +1,74 @@
 import { type RawBuilder, sql } from 'kysely';
 
 /**
- * A document's text is stored once (documents.text); a page's or snippet's content is the slice
- * [start_index, end_index) of it, in UTF-16 code units as JavaScript counts. SQL's substr counts
- * code points on both dialects, the same thing for a text without characters outside the Basic
- * Multilingual Plane; a text with some (documents.text_astral) gives the prefix up to end_index
- * code points instead, which holds the slice, cut here (slicedContent).
+ * A document's text is stored once, in pieces (`document_pieces`, at most PIECE_UNITS + 1 UTF-16
+ * code units each, keyed by where they start): a page's or snippet's content is the slice
+ * [start_index, end_index) of the text, read from the pieces it overlaps, so a snippet of a 60 MB
+ * document reads a piece or two instead of the whole text. Offsets count UTF-16 code units as
+ * JavaScript does; SQL's substr counts code points, the same thing for a text without characters
+ * outside the Basic Multilingual Plane. A text with some (documents.text_astral) gives its pieces
+ * from the start up to end_index instead, which hold the slice, cut here (slicedContent).
+ * The SQL below runs on both dialects (string_agg with ORDER BY: SQLite 3.44 and later).
  */
+
+export const PIECE_UNITS = 16_384;
 
 const ASTRAL = /[\uD800-\uDBFF][\uDC00-\uDFFF]/;
 
 /** documents.text_astral of a text. */
 export const astralFlag = (text: string): number => (ASTRAL.test(text) ? 1 : 0);
 
-/**
- * The SQL reading a row's content from its document (`document`, a documents alias) by the row's
- * offsets (`row`, a pages or chunks alias); pass its result to slicedContent with the same offsets.
- */
-export function contentSql(document: string, row: string): RawBuilder<string> {
-  const [d, r] = [document, row];
-  return sql.raw(
-    `case when ${d}.text_astral = 1 then substr(${d}.text, 1, ${r}.end_index) else substr(${d}.text, ${r}.start_index + 1, ${r}.end_index - ${r}.start_index) end`,
-  );
+/** A text cut into its stored pieces; an empty text is one empty piece, so "no pieces" means "no text". */
+export function textPieces(text: string): { start_index: number; text: string }[] {
+  const pieces: { start_index: number; text: string }[] = [];
+  let start = 0;
+  do {
+    let end = Math.min(start + PIECE_UNITS, text.length);
+    // A surrogate pair is never split, so that each piece is a valid string.
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end += 1;
+    pieces.push({ start_index: start, text: text.slice(start, end) });
+    start = end;
+  } while (start < text.length);
+  return pieces;
 }
 
-/** The same through a subquery on the row's document_id, for a query that has not joined it. */
-export const contentOfRow = (row: string): RawBuilder<string> => sql`(select ${contentSql('x', row)} from documents x where x.id = ${sql.raw(row)}.document_id)`;
+/** Where a query reads the pieces: `source.` in a search file, which attaches the main one. */
+type Schema = '' | 'source.';
+
+/** The whole text of a document (`document`, a documents alias), null when it has none. */
+export const wholeTextExpression = (document: string, schema: Schema = ''): string =>
+  `(select string_agg(x.text, '' order by x.start_index) from ${schema}document_pieces x where x.document_seq = ${document}.seq)`;
+
+export const wholeTextSql = (document: string): RawBuilder<string | null> => sql.raw(wholeTextExpression(document));
+
+export const openingSql = (document: string, units: number): RawBuilder<string | null> => sql.raw(openingExpression(document, units));
+
+/** The first `units` of a document's text (at most PIECE_UNITS / 2: within its first piece). */
+export const openingExpression = (document: string, units: number, schema: Schema = ''): string =>
+  `(select substr(x.text, 1, ${units}) from ${schema}document_pieces x where x.document_seq = ${document}.seq and x.start_index = 0)`;
 
 /**
- * What contentSql read, as the slice: a prefix (an astral text's) is longer than the slice
- * whenever the slice does not start at 0, and cut; a slice read by code points is already exact.
+ * The SQL reading the content [start, end) of a document's text (`document`, a documents alias;
+ * `start` and `end` SQL expressions, by default a pages or chunks alias's offsets); pass its
+ * result to slicedContent with the same offsets.
+ */
+export function contentExpression(document: string, row: string, schema: Schema = '', bounds?: { start: string; end: string }): string {
+  const [d, s, e] = [document, bounds?.start ?? `${row}.start_index`, bounds?.end ?? `${row}.end_index`];
+  const pieces = `from ${schema}document_pieces x where x.document_seq = ${d}.seq and x.start_index < ${e}`;
+  const from = `case when ${s} > x.start_index then ${s} else x.start_index end`;
+  return `case when ${d}.text_astral = 1 then (select string_agg(x.text, '' order by x.start_index) ${pieces})
+    else (select string_agg(substr(x.text, ${from} - x.start_index + 1, ${e} - ${from}), '' order by x.start_index) ${pieces} and x.start_index > ${s} - ${PIECE_UNITS + 1}) end`;
+}
+
+export const contentSql = (document: string, row: string): RawBuilder<string> => sql.raw(contentExpression(document, row));
+
+/** The same through a subquery on the row's document_id, for a query that has not joined it. */
+export const contentOfRow = (row: string): RawBuilder<string> => sql`(select ${contentSql('y', row)} from documents y where y.id = ${sql.raw(row)}.document_id)`;
+
+/**
+ * What contentSql read, as the slice: an astral text's pieces from its start are longer than the
+ * slice whenever the slice does not start at 0, and cut; a slice read by code points is already exact.
  */
 export function slicedContent(content: string | null, start: number, end: number): string {
   if (content === null) return '';

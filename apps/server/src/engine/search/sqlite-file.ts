@@ -5,6 +5,7 @@ import { COLLECT_AFTER_CHARS, collectGarbage } from '../../memory.ts';
 import { whenUnlocked } from '../../db/sqlite-busy.ts';
 import { ANALYZED_ONCE_CHARS, analyze, analyzedText, type TextTerms, textTerms } from './analyzer.ts';
 import { ANN_FILE, annUpkeep, removeCollectionAnns } from './sqlite-ann.ts';
+import { contentExpression, openingExpression, wholeTextExpression } from './slices.ts';
 import { EMBED_BATCH, EMBED_CHARS, embedderKey, embedDocuments, type VectorEmbedder, vectorBytes } from './vectors.ts';
 
 /**
@@ -76,7 +77,7 @@ const snippetSource = (granularity: 'coarse' | 'fine', documents: string) =>
  * and its pages' and snippets' offsets into it (their text is that slice, slices.ts).
  */
 const sources: Record<Granularity, (documents: string) => string> = {
-  documents: (documents) => `select d.seq as rowid, coalesce(d.text, '') as text, d.id as document, 0 as start, 0 as end from source.documents d where d.id in (${documents})`,
+  documents: (documents) => `select d.seq as rowid, coalesce(${wholeTextExpression('d', 'source.')}, '') as text, d.id as document, 0 as start, 0 as end from source.documents d where d.id in (${documents})`,
   pages: (documents) => `select p.seq as rowid, '' as text, p.document_id as document, p.start_index as start, p.end_index as end from source.pages p where p.document_id in (${documents})`,
   coarse: (documents) => snippetSource('coarse', documents),
   fine: (documents) => snippetSource('fine', documents),
@@ -482,12 +483,12 @@ function vectorWriter(
       .pluck(),
   );
   const bounded = (r: string) =>
-    `case when d.text_astral = 1 then substr(d.text, 1, ${r}.end_index) else substr(d.text, ${r}.start_index + 1, min(${r}.end_index - ${r}.start_index, ${EMBED_CHARS})) end`;
+    contentExpression('d', r, 'source.', { start: `${r}.start_index`, end: `min(${r}.end_index, ${r}.start_index + ${EMBED_CHARS})` });
   const ids = 'select value from json_each(?)';
   // Snippets of either granularity are found by their rowid alone.
   const snippetTexts = `select c.seq as rowid, ${bounded('c')} as content, c.start_index as start, c.end_index as "end", d.text_astral as astral from source.chunks c join source.documents d on d.seq = c.document_seq where c.seq in (${ids})`;
   const textSources: Record<Granularity, string> = {
-    documents: `select d.seq as rowid, substr(coalesce(d.text, ''), 1, ${EMBED_CHARS}) as content, 0 as start, ${EMBED_CHARS} as "end", 0 as astral from source.documents d where d.seq in (${ids})`,
+    documents: `select d.seq as rowid, coalesce(${openingExpression('d', EMBED_CHARS, 'source.')}, '') as content, 0 as start, ${EMBED_CHARS} as "end", 0 as astral from source.documents d where d.seq in (${ids})`,
     pages: `select p.seq as rowid, ${bounded('p')} as content, p.start_index as start, p.end_index as "end", d.text_astral as astral from source.pages p join source.documents d on d.id = p.document_id where p.seq in (${ids})`,
     coarse: snippetTexts,
     fine: snippetTexts,

@@ -9,7 +9,7 @@ import { defaultReaderThreads, openReaderPool, type ReaderPool } from './reader-
 import { annBase, HNSWLIB_PATH } from './sqlite-ann.ts';
 import { ftsMatch, ftsTable, type Granularity, lengthsTable, openSearchWriter, type SearchWriter, searchDirectory, searchFilePath, vectorsTable } from './sqlite-file.ts';
 import type { FilterNode } from './filter-node.ts';
-import { contentSql, type PageSlice, pageContent, slicedContent, snippetContent } from './slices.ts';
+import { contentSql, type PageSlice, pageContent, slicedContent, snippetContent, wholeTextSql } from './slices.ts';
 import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit, WeightedTerm } from './types.ts';
 import { FUSION_DEPTH, hybridHits, type VectorEmbedder, vectorBytes } from './vectors.ts';
 
@@ -299,7 +299,7 @@ function weighed(granularity: Granularity, collectionId: string, terms: Weighted
 /** Rows (rowid, content as contentSql reads it, start, end) of these seqs of a granularity. */
 function rowTexts(granularity: Granularity, seqs: RawBuilder<unknown>): RawBuilder<unknown> {
   // A document's row is its whole text (an end of -1).
-  if (granularity === 'documents') return sql`select d.seq as rowid, d.text as content, 0 as start, -1 as "end" from documents d where d.seq in (${seqs})`;
+  if (granularity === 'documents') return sql`select d.seq as rowid, ${wholeTextSql('d')} as content, 0 as start, -1 as "end" from documents d where d.seq in (${seqs})`;
   if (granularity === 'pages') {
     return sql`select p.seq as rowid, ${contentSql('d', 'p')} as content, p.start_index as start, p.end_index as "end"
       from pages p join documents d on d.id = p.document_id where p.seq in (${seqs})`;

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { PIECE_UNITS, textPieces } from '../src/engine/search/slices.ts';
+import { type Harness, startHarness } from './harness.ts';
+import { providerFixtures } from './provider-fixtures.ts';
+
+/**
+ * A document's text is stored in pieces (slices.ts): a page's or snippet's content read from the
+ * pieces it overlaps is exactly its slice of the text, across piece boundaries, with characters
+ * outside the Basic Multilingual Plane, and the whole text comes back whole.
+ */
+let h: Harness;
+let f: Awaited<ReturnType<typeof providerFixtures>>;
+
+const WORDS = ['harbor', 'tide', 'gull', 'rope', 'sail', 'keel', 'mast', 'anchor', 'reef', 'buoy'];
+/** Deterministic prose of `length` characters. */
+function prose(length: number, seed: number): string {
+  let text = '';
+  for (let i = seed; text.length < length; i = (i * 31 + 7) % 1009) text += `${WORDS[i % WORDS.length]}${i % 7 === 6 ? '. ' : ' '}`;
+  return text.slice(0, length);
+}
+/** A word searched for, put at `offset` of a text. */
+const marked = (text: string, offset: number) => `${text.slice(0, offset)} beaconmark ${text.slice(offset)}`;
+
+/** Three pages whose markers sit near the pieces' boundaries once joined by blank lines. */
+const LONG_PAGES = [marked(prose(20_000, 1), PIECE_UNITS - 40), marked(prose(20_000, 2), 2 * PIECE_UNITS - 20_002 - 30), marked(prose(20_000, 3), 3 * PIECE_UNITS - 40_004 - 20)];
+/** One page whose first astral character straddles the first pieces' boundary. */
+const ASTRAL_PAGES = [`${marked(prose(PIECE_UNITS - 13, 4), 100)}\u{1F30A} beaconmark \u{1F426}${prose(20_000, 5)} beaconmark`];
+
+beforeAll(async () => {
+  h = await startHarness();
+  f = await providerFixtures(h);
+  await h.call('/v1/collections/add-collection', { collection_name: 'pieces' }, f.keyA);
+  for (const [path, pages] of [['long.txt', LONG_PAGES], ['astral.txt', ASTRAL_PAGES]] as const) {
+    const added = await h.call('/v1/documents/add-document', { collection_name: 'pieces', path, content: { type: 'text-pages', pages } }, f.keyA);
+    expect(added.status).toBe(201);
+  }
+  await f.workers.idle();
+}, 120_000);
+afterAll(async () => {
+  await f.workers.stop();
+  await h.close();
+});
+
+describe.each([
+  ['long.txt', LONG_PAGES],
+  ['astral.txt', ASTRAL_PAGES],
+])('%s', (path, pages) => {
+  const text = pages.join('\n\n');
+
+  test('its whole text comes back with the document', async () => {
+    const info = await h.call('/v1/documents/get-document-info', { collection_name: 'pieces', path, include_content: true }, f.keyA);
+    expect(info.body.document.content).toBe(text);
+  });
+
+  test.each([
+    ['beaconmark', true],
+    ['beaconmark', false],
+    ['harbor anchor', true],
+    ['harbor anchor', false],
+  ])('each %s snippet (precise: %s) holds its slice of the text', async (query, precise) => {
+    const { body } = await h.call('/v1/queries/top-snippets', { collection_name: 'pieces', query, k: 128, precise_responses: precise }, f.keyA);
+    const hits = body.results.filter((hit: { path: string }) => hit.path === path);
+    expect(hits.length).toBeGreaterThan(0);
+    for (const hit of hits) expect(hit.content).toBe(text.slice(hit.start_index, hit.end_index));
+  });
+
+  test('each page hit holds its page', async () => {
+    const { body } = await h.call('/v1/queries/top-pages', { collection_name: 'pieces', query: 'beaconmark', k: 10, include_content: true }, f.keyA);
+    const hits = body.results.filter((hit: { path: string }) => hit.path === path);
+    expect(hits.map((hit: { page_index: number }) => hit.page_index).sort()).toEqual(pages.map((_, i) => i));
+    for (const hit of hits) expect(hit.content).toBe(pages[hit.page_index]);
+  });
+});
+
+test("a deleted document's text goes with it", async () => {
+  const pieces = () => h.database.db.selectFrom('document_pieces').innerJoin('documents', 'documents.seq', 'document_pieces.document_seq').select('documents.path').execute();
+  expect(new Set((await pieces()).map((row) => row.path))).toEqual(new Set(['long.txt', 'astral.txt']));
+  expect((await h.call('/v1/documents/delete-document', { collection_name: 'pieces', path: 'long.txt' }, f.keyA)).status).toBe(200);
+  expect(new Set((await pieces()).map((row) => row.path))).toEqual(new Set(['astral.txt']));
+  const { count } = await h.database.db.selectFrom('document_pieces').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  expect(Number(count)).toBe(textPieces(ASTRAL_PAGES.join('\n\n')).length);
+});
