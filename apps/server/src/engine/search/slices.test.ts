@@ -9,7 +9,7 @@ test('a text is cut into pieces that join back into it, never between the two ha
     for (const [i, piece] of pieces.entries()) {
       expect(piece.start_index).toBe(i === 0 ? 0 : pieces[i - 1]!.start_index + pieces[i - 1]!.text.length);
       expect(piece.text.length).toBeLessThanOrEqual(PIECE_UNITS + 1);
-      expect(piece.text.isWellFormed()).toBe(true);
+      expect(piece.text).not.toMatch(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/);
     }
   }
   expect(textPieces('')).toEqual([{ start_index: 0, text: '' }]);
