@@ -6,7 +6,7 @@ import { textPieces } from '../../engine/search/slices.ts';
  * page or snippet hit reads only the pieces it overlaps: sliced from the whole text, each snippet
  * of a large document read all of it (PostgreSQL detoasted it, SQLite read every overflow page).
  * The text is still stored once. SQLite's main file is vacuumed so the column's space goes back
- * to the disk.
+ * to the disk; PostgreSQL's goes to vacuum.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -21,6 +21,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       select seq, text from documents where seq > ${after} and text is not null order by seq limit 16`.execute(db);
     if (rows.length === 0) break;
     for (const row of rows) await insertPieces(db, Number(row.seq), row.text);
+    // PostgreSQL keeps a dropped column's values until their rows are written again: emptied here,
+    // the old copies are dead rows that vacuum reclaims, not a second copy of every text.
+    await sql`update documents set text = null where seq in (${sql.join(rows.map((row) => Number(row.seq)))})`.execute(db);
     after = Number(rows.at(-1)!.seq);
   }
   await sql`alter table documents drop column text`.execute(db);
