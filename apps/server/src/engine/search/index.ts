@@ -7,7 +7,7 @@ import { filterSql } from './filter.ts';
 import { postgresSearchIndex } from './postgres.ts';
 import { expandedQuery } from './query-expansion.ts';
 import { deleteSnippetsOf } from './snippet-deletion.ts';
-import { contentOfRow, slicedContent } from './slices.ts';
+import { contentFromOfRow, contentOfRow, slicedContent } from './slices.ts';
 import { sqliteSearchIndex } from './sqlite.ts';
 import type { DocumentHit, SearchIndex, SearchRequest, WeightedTerm } from './types.ts';
 import { queryVector, type VectorEmbedder } from './vectors.ts';
@@ -79,9 +79,10 @@ async function pageOfDocument(database: Database, documentId: string, pageIndex:
     .selectFrom('pages')
     .select(['id', 'page_index', 'start_index', 'end_index'])
     .select(includeContent ? contentOfRow('pages').as('content') : sql<null>`null`.as('content'))
+    .select(includeContent ? contentFromOfRow('pages').as('content_from') : sql<number>`0`.as('content_from'))
     .where('document_id', '=', documentId)
     .where('page_index', '=', pageIndex)
     .executeTakeFirst();
   if (!page) return undefined;
-  return { id: page.id, pageIndex: page.page_index, content: includeContent ? slicedContent(page.content, page.start_index, page.end_index) : null };
+  return { id: page.id, pageIndex: page.page_index, content: includeContent ? slicedContent(page.content, page.start_index, page.end_index, page.content_from) : null };
 }

@@ -3,7 +3,7 @@ import { hasPostgresCode, madeMeanwhile, POSTGRES_ERRORS } from '../../db/postgr
 import type { DB } from '../../db/schema.ts';
 import { filterSql } from './filter.ts';
 import { collectionKeys } from './postgres-keys.ts';
-import { contentExpression, openingExpression } from './slices.ts';
+import { contentExpression, contentFromExpression, openingExpression, slicedContent } from './slices.ts';
 import type { Granularity, SearchRequest } from './types.ts';
 import { dropUnusedNearestIndexes, makeNearestIndexes, nearestStatement, nearestTable, searchBreadth, vectorLiteral, vectorsTable } from './postgres-hnsw.ts';
 import { EMBED_CHARS, embedderKey, embedDocuments, FUSION_DEPTH, type VectorEmbedder } from './vectors.ts';
@@ -37,7 +37,7 @@ interface TextRow {
   content: string | null;
   start: number;
   end: number;
-  astral: number;
+  contentFrom: number;
 }
 
 export function postgresVectors(db: Kysely<DB>, embedder: VectorEmbedder | null): PostgresVectors {
@@ -78,7 +78,7 @@ export function postgresVectors(db: Kysely<DB>, embedder: VectorEmbedder | null)
       const schema = embedder && documentIds.length > 0 ? await extensionSchema() : null;
       if (!embedder || schema === null) return;
       const rows = await rowsToEmbed(db, documentIds);
-      const texts = rows.map((row) => (row.astral ? (row.content ?? '').slice(row.start, row.end) : (row.content ?? '')).slice(0, EMBED_CHARS));
+      const texts = rows.map((row) => slicedContent(row.content, row.start, row.end, row.contentFrom).slice(0, EMBED_CHARS));
       const embeddings = await embedDocuments(embedder, texts);
       const key = embeddings[0] ? embedderKey(embedder, embeddings[0].length) : '';
       const tables = await createVectorsTablesOf(db, schema, [...new Set(rows.map((row) => row.collection_id))]);
@@ -141,13 +141,13 @@ async function rowsToEmbed(db: Kysely<DB>, documentIds: string[]): Promise<TextR
   const bounded = (r: string) =>
     sql.raw(contentExpression('d', r, '', { start: `${r}.start_index`, end: `least(${r}.end_index, ${r}.start_index + ${EMBED_CHARS})` }));
   const { rows } = await sql<TextRow>`
-    select d.collection_id, 0 as granularity, d.seq as row_seq, d.seq as document_seq, coalesce(${sql.raw(openingExpression('d', EMBED_CHARS))}, '') as content, 0 as start, 0 as "end", 0 as astral
+    select d.collection_id, 0 as granularity, d.seq as row_seq, d.seq as document_seq, coalesce(${sql.raw(openingExpression('d', EMBED_CHARS))}, '') as content, 0 as start, ${sql.raw(String(EMBED_CHARS))} as "end", 0 as "contentFrom"
     from documents d where d.id = any(${documentIds}::text[])
     union all
-    select d.collection_id, 1, p.seq, d.seq, ${bounded('p')}, p.start_index, p.end_index, d.text_astral
+    select d.collection_id, 1, p.seq, d.seq, ${bounded('p')}, p.start_index, p.end_index, ${sql.raw(contentFromExpression('d', 'p'))}
     from pages p join documents d on d.id = p.document_id where p.document_id = any(${documentIds}::text[])
     union all
-    select d.collection_id, case c.granularity when 'coarse' then 2 else 3 end, c.seq, d.seq, ${bounded('c')}, c.start_index, c.end_index, d.text_astral
+    select d.collection_id, case c.granularity when 'coarse' then 2 else 3 end, c.seq, d.seq, ${bounded('c')}, c.start_index, c.end_index, ${sql.raw(contentFromExpression('d', 'c'))}
     from chunks c join documents d on d.seq = c.document_seq where d.id = any(${documentIds}::text[])`.execute(db);
   return rows;
 }

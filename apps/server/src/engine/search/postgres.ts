@@ -8,7 +8,7 @@ import { DocumentPaths } from './document-paths.ts';
 import { filterCandidates, filterExclusions, filterSql } from './filter.ts';
 import { bm25Sql, canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
 import type { FilterNode } from './filter-node.ts';
-import { contentOfRow, contentSql, type PageSlice, pageContent, snippetContent, wholeTextSql } from './slices.ts';
+import { contentFromOfRow, contentFromSql, contentOfRow, contentSql, type ContentSlice, pageContent, snippetContent, wholeTextSql } from './slices.ts';
 import type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
 import { collectionKeys } from './postgres-keys.ts';
 import { type PostgresVectors, postgresVectors } from './postgres-vectors.ts';
@@ -142,19 +142,20 @@ function topDocuments({ context, vectors }: Searcher, request: SearchRequest): P
 
 async function topPages({ context, paths, vectors }: Searcher, request: Parameters<SearchIndex['topPages']>[0]): Promise<PageHit[]> {
   const content = request.includeContent ? contentOfRow('p') : sql`null`;
+  const from = request.includeContent ? contentFromOfRow('p') : sql`0`;
   const lexical = async (r: SearchRequest) =>
     paths.withPaths(
       await search(context, r, `pages ${request.includeContent} ${request.includeMetadata}`, (values, kept, postings) => {
         const document = documentColumns(request.includeMetadata, 'p');
-        return sql<PageHit & PageSlice & { weight: number }>`
+        return sql<PageHit & ContentSlice & { weight: number }>`
         ${withBestRows(values.kthOffset, best('pages', values, kept, postings))}
-        select ${document.columns}, p.page_index as "pageIndex", ${content} as content, p.start_index as "sliceStart", p.end_index as "sliceEnd", t.weight as weight
+        select ${document.columns}, p.page_index as "pageIndex", ${content} as content, p.start_index as "sliceStart", p.end_index as "sliceEnd", ${from} as "sliceFrom", t.weight as weight
         from t join pages p on p.seq = t."rowSeq" ${document.join} where ${canBeAmongK}`;
       }),
     );
-  const columns = sql`${documentOf('p.page_index as "pageIndex"', request.includeMetadata)}, ${content} as content, p.start_index as "sliceStart", p.end_index as "sliceEnd"`;
+  const columns = sql`${documentOf('p.page_index as "pageIndex"', request.includeMetadata)}, ${content} as content, p.start_index as "sliceStart", p.end_index as "sliceEnd", ${from} as "sliceFrom"`;
   const join = sql`join pages p on p.seq = t.row_seq join documents d on d.id = p.document_id`;
-  const hits = await ranked<PageHit & PageSlice & { weight: number }>(request, lexical, () => vectors.nearest('pages', GRANULARITY_CODES, request, columns, join), (hit) => [hit.path, hit.pageIndex]);
+  const hits = await ranked<PageHit & ContentSlice & { weight: number }>(request, lexical, () => vectors.nearest('pages', GRANULARITY_CODES, request, columns, join), (hit) => [hit.path, hit.pageIndex]);
   return hits.map((hit) => pageContent(hit, request.includeContent));
 }
 
@@ -163,16 +164,16 @@ async function topSnippets({ context, paths, vectors }: Searcher, request: Param
     paths.withPaths(
       await search(context, r, `${request.granularity} ${request.includeMetadata}`, (values, kept, postings) => {
         const document = documentColumns(request.includeMetadata, 'c');
-        return sql<SnippetHit & { weight: number }>`
+        return sql<SnippetHit & { sliceFrom: number; weight: number }>`
         ${withBestRows(values.kthOffset, best(request.granularity, values, kept, postings))}
         select ${document.columns}, c.start_index as "startIndex", c.end_index as "endIndex",
-               c.page_start as "pageStart", c.page_end as "pageEnd", ${contentSql('d', 'c')} as content, t.weight as weight
+               c.page_start as "pageStart", c.page_end as "pageEnd", ${contentSql('d', 'c')} as content, ${contentFromSql('d', 'c')} as "sliceFrom", t.weight as weight
         from t join chunks c on c.seq = t."rowSeq" ${document.join} where ${canBeAmongK}`;
       }),
     );
-  const columns = sql`${documentOf('c.start_index as "startIndex"', request.includeMetadata)}, c.end_index as "endIndex", c.page_start as "pageStart", c.page_end as "pageEnd", ${contentSql('d', 'c')} as content`;
+  const columns = sql`${documentOf('c.start_index as "startIndex"', request.includeMetadata)}, c.end_index as "endIndex", c.page_start as "pageStart", c.page_end as "pageEnd", ${contentSql('d', 'c')} as content, ${contentFromSql('d', 'c')} as "sliceFrom"`;
   const join = sql`join chunks c on c.seq = t.row_seq join documents d on d.seq = c.document_seq`;
-  const hits = await ranked<SnippetHit & { weight: number }>(request, lexical, () => vectors.nearest(request.granularity, GRANULARITY_CODES, request, columns, join), (hit) => [hit.path, hit.startIndex]);
+  const hits = await ranked<SnippetHit & { sliceFrom: number; weight: number }>(request, lexical, () => vectors.nearest(request.granularity, GRANULARITY_CODES, request, columns, join), (hit) => [hit.path, hit.startIndex]);
   return hits.map(snippetContent);
 }
 

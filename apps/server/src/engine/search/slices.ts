@@ -6,8 +6,9 @@ import { type RawBuilder, sql } from 'kysely';
  * [start_index, end_index) of the text, read from the pieces it overlaps, so a snippet of a 60 MB
  * document reads a piece or two instead of the whole text. Offsets count UTF-16 code units as
  * JavaScript does; SQL's substr counts code points, the same thing for a text without characters
- * outside the Basic Multilingual Plane. A text with some (documents.text_astral) gives its pieces
- * from the start up to end_index instead, which hold the slice, cut here (slicedContent).
+ * outside the Basic Multilingual Plane. A text with some (documents.text_astral) gives the whole
+ * pieces the slice overlaps instead, and where the first starts (contentFromSql), cut here
+ * (slicedContent).
  * The SQL below runs on both dialects (string_agg with ORDER BY: SQLite 3.44 and later).
  */
 
@@ -57,39 +58,50 @@ export function contentExpression(document: string, row: string, schema: Schema 
   const [d, s, e] = [document, bounds?.start ?? `${row}.start_index`, bounds?.end ?? `${row}.end_index`];
   const pieces = `from ${schema}document_pieces x where x.document_seq = ${d}.seq and x.start_index < ${e}`;
   const from = `case when ${s} > x.start_index then ${s} else x.start_index end`;
-  return `case when ${d}.text_astral = 1 then (select string_agg(x.text, '' order by x.start_index) ${pieces})
-    else (select string_agg(substr(x.text, ${from} - x.start_index + 1, ${e} - ${from}), '' order by x.start_index) ${pieces} and x.start_index > ${s} - ${PIECE_UNITS + 1}) end`;
+  const overlapping = `${pieces} and x.start_index > ${s} - ${PIECE_UNITS + 1}`;
+  return `case when ${d}.text_astral = 1 then (select string_agg(x.text, '' order by x.start_index) ${overlapping})
+    else (select string_agg(substr(x.text, ${from} - x.start_index + 1, ${e} - ${from}), '' order by x.start_index) ${overlapping}) end`;
+}
+
+/** Where what contentExpression reads starts in the text: the slice's start, or an astral text's first piece read. */
+export function contentFromExpression(document: string, row: string, schema: Schema = ''): string {
+  const s = `${row}.start_index`;
+  return `case when ${document}.text_astral = 1 then (select max(x.start_index) from ${schema}document_pieces x where x.document_seq = ${document}.seq and x.start_index <= ${s}) else ${s} end`;
 }
 
 export const contentSql = (document: string, row: string): RawBuilder<string> => sql.raw(contentExpression(document, row));
+export const contentFromSql = (document: string, row: string): RawBuilder<number> => sql.raw(contentFromExpression(document, row));
 
 /** The same through a subquery on the row's document_id, for a query that has not joined it. */
 export const contentOfRow = (row: string): RawBuilder<string> => sql`(select ${contentSql('y', row)} from documents y where y.id = ${sql.raw(row)}.document_id)`;
+export const contentFromOfRow = (row: string): RawBuilder<number> => sql`(select ${contentFromSql('y', row)} from documents y where y.id = ${sql.raw(row)}.document_id)`;
 
 /**
- * What contentSql read, as the slice: an astral text's pieces from its start are longer than the
- * slice whenever the slice does not start at 0, and cut; a slice read by code points is already exact.
+ * What contentSql read, as the slice [start, end): an astral text's whole pieces, which start at
+ * `from` (contentFromSql), are cut; a slice read by code points is already exact.
  */
-export function slicedContent(content: string | null, start: number, end: number): string {
+export function slicedContent(content: string | null, start: number, end: number, from: number): string {
   if (content === null) return '';
-  return content.length === end - start ? content : content.slice(start, end);
+  return content.length === end - start ? content : content.slice(start - from, end - from);
 }
 
-/** A page hit's offsets, read with its content and dropped once it is cut (pageContent). */
-export interface PageSlice {
+/** A hit's content cut from what contentSql read: the offsets and `from` it was read with, dropped once it is cut. */
+export interface ContentSlice {
   sliceStart: number;
   sliceEnd: number;
+  sliceFrom: number;
 }
 
 /** A page hit with its content cut from what contentSql read (null unless asked for). */
-export function pageContent<Hit extends PageSlice & { content: string | null }>(hit: Hit, includeContent: boolean): Omit<Hit, keyof PageSlice> {
-  const { sliceStart, sliceEnd, ...rest } = hit;
-  rest.content = includeContent ? slicedContent(hit.content, sliceStart, sliceEnd) : null;
+export function pageContent<Hit extends ContentSlice & { content: string | null }>(hit: Hit, includeContent: boolean): Omit<Hit, keyof ContentSlice> {
+  const { sliceStart, sliceEnd, sliceFrom, ...rest } = hit;
+  rest.content = includeContent ? slicedContent(hit.content, sliceStart, sliceEnd, sliceFrom) : null;
   return rest;
 }
 
 /** A snippet hit with its content cut from what contentSql read. */
-export function snippetContent<Hit extends { content: string; startIndex: number; endIndex: number }>(hit: Hit): Hit {
-  hit.content = slicedContent(hit.content, hit.startIndex, hit.endIndex);
-  return hit;
+export function snippetContent<Hit extends { content: string; startIndex: number; endIndex: number; sliceFrom: number }>(hit: Hit): Omit<Hit, 'sliceFrom'> {
+  const { sliceFrom, ...rest } = hit;
+  rest.content = slicedContent(hit.content, hit.startIndex, hit.endIndex, sliceFrom);
+  return rest;
 }

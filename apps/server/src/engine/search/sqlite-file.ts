@@ -5,7 +5,7 @@ import { COLLECT_AFTER_CHARS, collectGarbage } from '../../memory.ts';
 import { whenUnlocked } from '../../db/sqlite-busy.ts';
 import { ANALYZED_ONCE_CHARS, analyze, analyzedText, type TextTerms, textTerms } from './analyzer.ts';
 import { ANN_FILE, annUpkeep, removeCollectionAnns } from './sqlite-ann.ts';
-import { contentExpression, openingExpression, wholeTextExpression } from './slices.ts';
+import { contentExpression, contentFromExpression, openingExpression, slicedContent, wholeTextExpression } from './slices.ts';
 import { EMBED_BATCH, EMBED_CHARS, embedderKey, embedDocuments, type VectorEmbedder, vectorBytes } from './vectors.ts';
 
 /**
@@ -462,7 +462,7 @@ function segmentMerge(connection: SQLite.Database): () => boolean {
  * Where a collection's vectors are written: at indexing, beside its rows' postings, and again by
  * upkeep for rows whose vectors are missing (indexed before an embedder was configured, or the
  * file rebuilt) or came from another embedder. A row's text to embed is read from the main file,
- * its opening only (EMBED_CHARS); an astral text's slice is cut here (slices.ts says why).
+ * its opening only (EMBED_CHARS), cut here as slices.ts says.
  */
 function vectorWriter(
   connection: SQLite.Database,
@@ -486,15 +486,15 @@ function vectorWriter(
     contentExpression('d', r, 'source.', { start: `${r}.start_index`, end: `min(${r}.end_index, ${r}.start_index + ${EMBED_CHARS})` });
   const ids = 'select value from json_each(?)';
   // Snippets of either granularity are found by their rowid alone.
-  const snippetTexts = `select c.seq as rowid, ${bounded('c')} as content, c.start_index as start, c.end_index as "end", d.text_astral as astral from source.chunks c join source.documents d on d.seq = c.document_seq where c.seq in (${ids})`;
+  const snippetTexts = `select c.seq as rowid, ${bounded('c')} as content, c.start_index as start, c.end_index as "end", ${contentFromExpression('d', 'c', 'source.')} as "contentFrom" from source.chunks c join source.documents d on d.seq = c.document_seq where c.seq in (${ids})`;
   const textSources: Record<Granularity, string> = {
-    documents: `select d.seq as rowid, coalesce(${openingExpression('d', EMBED_CHARS, 'source.')}, '') as content, 0 as start, ${EMBED_CHARS} as "end", 0 as astral from source.documents d where d.seq in (${ids})`,
-    pages: `select p.seq as rowid, ${bounded('p')} as content, p.start_index as start, p.end_index as "end", d.text_astral as astral from source.pages p join source.documents d on d.id = p.document_id where p.seq in (${ids})`,
+    documents: `select d.seq as rowid, coalesce(${openingExpression('d', EMBED_CHARS, 'source.')}, '') as content, 0 as start, ${EMBED_CHARS} as "end", 0 as "contentFrom" from source.documents d where d.seq in (${ids})`,
+    pages: `select p.seq as rowid, ${bounded('p')} as content, p.start_index as start, p.end_index as "end", ${contentFromExpression('d', 'p', 'source.')} as "contentFrom" from source.pages p join source.documents d on d.id = p.document_id where p.seq in (${ids})`,
     coarse: snippetTexts,
     fine: snippetTexts,
   };
   const texts = GRANULARITIES.map((granularity) =>
-    connection.prepare<[string], { rowid: number; content: string | null; start: number; end: number; astral: number }>(textSources[granularity]),
+    connection.prepare<[string], { rowid: number; content: string | null; start: number; end: number; contentFrom: number }>(textSources[granularity]),
   );
   const insert = (granularity: Granularity, rows: VectorRow[]) => {
     const statement = inserts[GRANULARITIES.indexOf(granularity)]!;
@@ -525,7 +525,7 @@ function vectorWriter(
       const rows = texts[i]!.all(JSON.stringify(rowids));
       // Rows deleted from the main file and not yet from this one: the next deletions take them.
       if (rows.length === 0) continue;
-      const rowTexts = rows.map(({ rowid, content, start, end, astral }): [number, string] => [rowid, (astral ? (content ?? '').slice(start, end) : (content ?? '')).slice(0, EMBED_CHARS)]);
+      const rowTexts = rows.map(({ rowid, content, start, end, contentFrom }): [number, string] => [rowid, slicedContent(content, start, end, contentFrom).slice(0, EMBED_CHARS)]);
       const [embedded] = await embed([rowTexts]);
       await whenUnlocked(() => writeVectors(granularity, embedded ?? []));
       return true;

@@ -9,7 +9,7 @@ import { defaultReaderThreads, openReaderPool, type ReaderPool } from './reader-
 import { annBase, HNSWLIB_PATH } from './sqlite-ann.ts';
 import { ftsMatch, ftsTable, type Granularity, lengthsTable, openSearchWriter, type SearchWriter, searchDirectory, searchFilePath, vectorsTable } from './sqlite-file.ts';
 import type { FilterNode } from './filter-node.ts';
-import { contentSql, type PageSlice, pageContent, slicedContent, snippetContent, wholeTextSql } from './slices.ts';
+import { contentFromSql, contentSql, type ContentSlice, pageContent, slicedContent, snippetContent, wholeTextSql } from './slices.ts';
 import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit, WeightedTerm } from './types.ts';
 import { FUSION_DEPTH, hybridHits, type VectorEmbedder, vectorBytes } from './vectors.ts';
 
@@ -52,11 +52,11 @@ export function sqliteSearchIndex(database: Database, embedder: VectorEmbedder |
   return {
     topDocuments: (request) => ranked<DocumentHit & { weight: number }>(run, directory(), DOCUMENT_ROWS, request, (hit) => [hit.path]),
     async topPages(request) {
-      const hits = await ranked<PageHit & PageSlice & { weight: number }>(run, directory(), pageRows(request.includeContent), request, (hit) => [hit.path, hit.pageIndex]);
+      const hits = await ranked<PageHit & ContentSlice & { weight: number }>(run, directory(), pageRows(request.includeContent), request, (hit) => [hit.path, hit.pageIndex]);
       return hits.map((hit) => pageContent(hit, request.includeContent));
     },
     async topSnippets(request) {
-      const hits = await ranked<SnippetHit & { weight: number }>(run, directory(), snippetRows(request.granularity), request, (hit) => [hit.path, hit.startIndex]);
+      const hits = await ranked<SnippetHit & { sliceFrom: number; weight: number }>(run, directory(), snippetRows(request.granularity), request, (hit) => [hit.path, hit.startIndex]);
       return hits.map(snippetContent);
     },
     commonTerms: (...args) => commonTerms(run, ...args),
@@ -91,14 +91,15 @@ const pageRows = (includeContent: boolean): RowsOf => ({
   granularity: 'pages',
   join: (rowid) => sql`join pages p on p.seq = ${sql.raw(rowid)} join documents d on d.id = p.document_id`,
   columns: sql`d.id as documentId, d.path as path, d.metadata as metadata, p.page_index as pageIndex,
-    ${includeContent ? contentSql('d', 'p') : sql`null`} as content, p.start_index as sliceStart, p.end_index as sliceEnd`,
+    ${includeContent ? contentSql('d', 'p') : sql`null`} as content, p.start_index as sliceStart, p.end_index as sliceEnd,
+    ${includeContent ? contentFromSql('d', 'p') : sql`0`} as sliceFrom`,
 });
 
 const snippetRows = (granularity: Granularity): RowsOf => ({
   granularity,
   join: (rowid) => sql`join chunks c on c.seq = ${sql.raw(rowid)} join documents d on d.seq = c.document_seq`,
   columns: sql`d.id as documentId, d.path as path, d.metadata as metadata, c.start_index as startIndex, c.end_index as endIndex,
-    c.page_start as pageStart, c.page_end as pageEnd, ${contentSql('d', 'c')} as content`,
+    c.page_start as pageStart, c.page_end as pageEnd, ${contentSql('d', 'c')} as content, ${contentFromSql('d', 'c')} as sliceFrom`,
 });
 
 /**
@@ -227,16 +228,16 @@ async function selectiveTop<Row extends { weight: number }>(
   const [counted] = await run<{ rows: number }>(request.collectionId, sql`select count(*) as rows from (${rowsOfPassing} limit ${most + 1})`);
   if (!counted || counted.rows > most) return null;
   // Rows of the passing documents that the index holds (rows just written and not yet indexed are not there).
-  const rows = await run<{ rowid: number; content: string | null; start: number; end: number; length: number }>(
+  const rows = await run<{ rowid: number; content: string | null; start: number; end: number; contentFrom: number; length: number }>(
     request.collectionId,
-    sql`select r.rowid, r.content, r.start, r.end, l.length from (${rowTexts(granularity, rowsOfPassing)}) r
+    sql`select r.rowid, r.content, r.start, r.end, r.contentFrom, l.length from (${rowTexts(granularity, rowsOfPassing)}) r
       join ${sql.raw(`search.${lengthsTable(granularity)}`)} l on l.rowid = r.rowid`,
   );
   const idf = new Map(frequencies.map(({ term, doc }) => [term, bm25Idf(n, doc)]));
   const scored: { rowid: number; weight: number }[] = [];
   for (const row of rows) {
     const counts = new Map<string, number>();
-    for (const term of analyze(row.end < 0 ? (row.content ?? '') : slicedContent(row.content, row.start, row.end))) counts.set(term, (counts.get(term) ?? 0) + 1);
+    for (const term of analyze(row.end < 0 ? (row.content ?? '') : slicedContent(row.content, row.start, row.end, row.contentFrom))) counts.set(term, (counts.get(term) ?? 0) + 1);
     let weight = 0;
     for (const { term, weight: queryWeight } of terms) {
       const tf = counts.get(term);
@@ -296,15 +297,15 @@ function weighed(granularity: Granularity, collectionId: string, terms: Weighted
     group by m.rowid`;
 }
 
-/** Rows (rowid, content as contentSql reads it, start, end) of these seqs of a granularity. */
+/** Rows (rowid, content as contentSql reads it, start, end, from) of these seqs of a granularity. */
 function rowTexts(granularity: Granularity, seqs: RawBuilder<unknown>): RawBuilder<unknown> {
   // A document's row is its whole text (an end of -1).
-  if (granularity === 'documents') return sql`select d.seq as rowid, ${wholeTextSql('d')} as content, 0 as start, -1 as "end" from documents d where d.seq in (${seqs})`;
+  if (granularity === 'documents') return sql`select d.seq as rowid, ${wholeTextSql('d')} as content, 0 as start, -1 as "end", 0 as "contentFrom" from documents d where d.seq in (${seqs})`;
   if (granularity === 'pages') {
-    return sql`select p.seq as rowid, ${contentSql('d', 'p')} as content, p.start_index as start, p.end_index as "end"
+    return sql`select p.seq as rowid, ${contentSql('d', 'p')} as content, p.start_index as start, p.end_index as "end", ${contentFromSql('d', 'p')} as "contentFrom"
       from pages p join documents d on d.id = p.document_id where p.seq in (${seqs})`;
   }
-  return sql`select c.seq as rowid, ${contentSql('d', 'c')} as content, c.start_index as start, c.end_index as "end"
+  return sql`select c.seq as rowid, ${contentSql('d', 'c')} as content, c.start_index as start, c.end_index as "end", ${contentFromSql('d', 'c')} as "contentFrom"
     from chunks c join documents d on d.seq = c.document_seq where c.seq in (${seqs})`;
 }
 
