@@ -43,11 +43,11 @@ export const wholeTextExpression = (document: string, schema: Schema = ''): stri
 
 export const wholeTextSql = (document: string): RawBuilder<string | null> => sql.raw(wholeTextExpression(document));
 
-export const openingSql = (document: string, units: number): RawBuilder<string | null> => sql.raw(openingExpression(document, units));
-
 /** The first `units` of a document's text (at most PIECE_UNITS / 2: within its first piece). */
 export const openingExpression = (document: string, units: number, schema: Schema = ''): string =>
   `(select substr(x.text, 1, ${units}) from ${schema}document_pieces x where x.document_seq = ${document}.seq and x.start_index = 0)`;
+
+export const openingSql = (document: string, units: number): RawBuilder<string | null> => sql.raw(openingExpression(document, units));
 
 /**
  * The SQL reading the content [start, end) of a document's text (`document`, a documents alias;
@@ -56,9 +56,9 @@ export const openingExpression = (document: string, units: number, schema: Schem
  */
 export function contentExpression(document: string, row: string, schema: Schema = '', bounds?: { start: string; end: string }): string {
   const [d, s, e] = [document, bounds?.start ?? `${row}.start_index`, bounds?.end ?? `${row}.end_index`];
-  const pieces = `from ${schema}document_pieces x where x.document_seq = ${d}.seq and x.start_index < ${e}`;
+  // The pieces the slice overlaps (a piece is at most PIECE_UNITS + 1 long), and where it starts in each.
+  const overlapping = `from ${schema}document_pieces x where x.document_seq = ${d}.seq and x.start_index < ${e} and x.start_index > ${s} - ${PIECE_UNITS + 1}`;
   const from = `case when ${s} > x.start_index then ${s} else x.start_index end`;
-  const overlapping = `${pieces} and x.start_index > ${s} - ${PIECE_UNITS + 1}`;
   return `case when ${d}.text_astral = 1 then (select string_agg(x.text, '' order by x.start_index) ${overlapping})
     else (select string_agg(substr(x.text, ${from} - x.start_index + 1, ${e} - ${from}), '' order by x.start_index) ${overlapping}) end`;
 }
