@@ -10,6 +10,16 @@ import { textPieces } from '../../engine/search/slices.ts';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  // PostgreSQL runs each migration in a transaction; SQLite's migrator does not, and a server
+  // stopped halfway must find the texts where they were.
+  if (postgres) await moveTexts(db, postgres);
+  else {
+    await db.transaction().execute((trx) => moveTexts(trx, postgres));
+    await sql`vacuum`.execute(db);
+  }
+}
+
+async function moveTexts(db: Kysely<unknown>, postgres: boolean): Promise<void> {
   await sql`create table document_pieces (
     document_seq ${postgres ? sql`bigint` : sql`integer`} not null references documents (seq) on delete cascade,
     start_index integer not null,
@@ -22,12 +32,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     if (rows.length === 0) break;
     for (const row of rows) await insertPieces(db, Number(row.seq), row.text);
     // PostgreSQL keeps a dropped column's values until their rows are written again: emptied here,
-    // the old copies are dead rows that vacuum reclaims, not a second copy of every text.
-    await sql`update documents set text = null where seq in (${sql.join(rows.map((row) => Number(row.seq)))})`.execute(db);
+    // the old copies are dead rows that vacuum reclaims, not a second copy of every text. (SQLite
+    // rewrites the table when it drops the column.)
+    const seqs = sql.join(rows.map((row) => Number(row.seq)));
+    if (postgres) await sql`update documents set text = null where seq in (${seqs})`.execute(db);
     after = Number(rows.at(-1)!.seq);
   }
   await sql`alter table documents drop column text`.execute(db);
-  if (!postgres) await sql`vacuum`.execute(db);
 }
 
 /** A text's pieces, a few hundred a statement (SQLite allows 32,766 parameters). */
