@@ -66,6 +66,18 @@ describe.each([
     for (const hit of hits) expect(hit.content).toBe(text.slice(hit.start_index, hit.end_index));
   });
 
+  test('each page read alone holds its page', async () => {
+    for (const [page_index, page] of pages.entries()) {
+      const { body } = await h.call('/v1/documents/get-page-info', { collection_name: 'pieces', path, page_index, include_content: true }, f.keyA);
+      expect(body.page.content).toBe(page);
+    }
+  });
+
+  test('its opening, what a reranker reads of it, is its first units', async () => {
+    const { id } = await h.database.db.selectFrom('documents').select('id').where('path', '=', path).executeTakeFirstOrThrow();
+    for (const units of [8_000, 100]) expect((await h.engine.search.openings([id], units)).get(id)).toBe(text.slice(0, units));
+  });
+
   test('each page hit holds its page', async () => {
     const { body } = await h.call('/v1/queries/top-pages', { collection_name: 'pieces', query: 'beaconmark', k: 10, include_content: true }, f.keyA);
     const hits = body.results.filter((hit: { path: string }) => hit.path === path);

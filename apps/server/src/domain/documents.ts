@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type {
   AddDocumentRequest,
   DeleteDocumentRequest,
@@ -15,7 +15,6 @@ import type { DocumentSourceType, IndexStatus } from '../db/tables/retrieval.ts'
 import type { EngineServices } from '../engine/engine.ts';
 import { keptFileOf } from '../engine/ingest/document-rows.ts';
 import { hasPageImages } from '../engine/ingest/page-image.ts';
-import { wholeTextSql } from '../engine/search/slices.ts';
 import { nowIso } from '../clock.ts';
 import { requireCollection } from './collections.ts';
 import { Conflict, DomainError, NotFound } from './errors.ts';
@@ -233,20 +232,19 @@ export async function deleteDocuments(database: Database, { search }: EngineServ
 
 const documentColumns = ['id', 'path', 'metadata', 'index_status', 'size', 'num_pages', 'created_at', 'error'] as const;
 
-export async function getDocumentInfo(database: Database, actor: ProviderActor, input: GetDocumentInfoRequest) {
+export async function getDocumentInfo(database: Database, { search }: EngineServices, actor: ProviderActor, input: GetDocumentInfoRequest) {
   const { db } = database;
   const collection = await requireCollection(db, actor.organizationId, input.collection_name);
   const row = await db
     .selectFrom('documents')
     .select(documentColumns)
-    .select(input.include_content ? wholeTextSql('documents').as('text') : sql<null>`null`.as('text'))
     .where('collection_id', '=', collection.collectionId)
     .where('path', '=', input.path)
     .executeTakeFirst();
   if (!row) throw new NotFound(documentMessages.notFound);
   const [fileUrl] = await actor.fileUrls([row.id]);
   const { created_at: _created, ...fields } = documentFields(row, collection.collectionName, fileUrl!);
-  return { document: { ...fields, content: row.text } };
+  return { document: { ...fields, content: input.include_content ? await search.text(row.id) : null } };
 }
 
 /** One page of a collection's documents sorted by path (binary order), after `path_gt`. */

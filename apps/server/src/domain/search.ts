@@ -2,7 +2,6 @@ import type { DocumentMetadata, TopDocumentsRequest, TopPagesRequest, TopSnippet
 import type { EngineServices } from '../engine/engine.ts';
 import type { DocumentHit, SearchRequest } from '../engine/search/index.ts';
 import type { FilterNode } from '../engine/search/filter-node.ts';
-import { openingSql } from '../engine/search/slices.ts';
 import type { Database } from '../db/schema.ts';
 import { countTokens } from '../engine/ingest/tokens.ts';
 import { findQueriedCollection } from './collections.ts';
@@ -72,7 +71,7 @@ export async function topDocuments(database: Database, engine: EngineServices, a
     input.query === null
       ? await engine.search.filteredDocuments(collection.collectionId, filter, input.k)
       : await engine.search.topDocuments(await searchRequest(engine, collection.collectionId, { ...input, query: input.query }, filter));
-  const texts = input.reranker ? await documentOpenings(database, retrieved.map((hit) => hit.documentId)) : new Map<string, string>();
+  const texts = input.reranker ? await engine.search.openings(retrieved.map((hit) => hit.documentId), RERANK_DOCUMENT_CHARS) : new Map<string, string>();
   const hits = await rerankHits(database, actor, { reranker: input.reranker, query: input.query, hits: retrieved, textOf: (hit) => texts.get(hit.documentId) ?? '' });
   const results = await documentResults(hits, new Map(hits.map((hit) => [hit.documentId, hit.score])), input.include_metadata, actor);
   recordQuery(database, collection, 'documents', input.query, results.map(() => ({})), startedAt);
@@ -129,15 +128,4 @@ export async function topSnippets(database: Database, engine: EngineServices, ac
   const document_results = await documentResults(hits, best, input.include_document_metadata, actor);
   recordQuery(database, collection, granularity, input.query, results, startedAt);
   return { results, document_results };
-}
-
-/** The opening of each document's parsed text, what top-documents reranks on. */
-async function documentOpenings(database: Database, documentIds: string[]): Promise<Map<string, string>> {
-  if (documentIds.length === 0) return new Map();
-  const rows = await database.db
-    .selectFrom('documents')
-    .select(['id', openingSql('documents', RERANK_DOCUMENT_CHARS).as('text')])
-    .where('id', 'in', documentIds)
-    .execute();
-  return new Map(rows.map((row) => [row.id, (row.text ?? '').slice(0, RERANK_DOCUMENT_CHARS)]));
 }

@@ -7,7 +7,7 @@ import { filterSql } from './filter.ts';
 import { postgresSearchIndex } from './postgres.ts';
 import { expandedQuery } from './query-expansion.ts';
 import { deleteSnippetsOf } from './snippet-deletion.ts';
-import { contentFromOfRow, contentOfRow, slicedContent } from './slices.ts';
+import { contentFromOfRow, contentOfRow, openingSql, slicedContent, wholeTextSql } from './slices.ts';
 import { sqliteSearchIndex } from './sqlite.ts';
 import type { DocumentHit, SearchIndex, SearchRequest, WeightedTerm } from './types.ts';
 import { queryVector, type VectorEmbedder } from './vectors.ts';
@@ -25,6 +25,10 @@ export interface SearchEngine extends SearchIndex {
   deleteSnippetsOf(documentIds: string[]): Promise<void>;
   /** A document's page by index, its text sliced from the document's when asked for; undefined when it has none such. */
   page(documentId: string, pageIndex: number, includeContent: boolean): Promise<PageOfDocument | undefined>;
+  /** A document's whole text; null while it has none (not yet indexed). */
+  text(documentId: string): Promise<string | null>;
+  /** The first `units` (at most 8,192) of each of these documents' text, by id: what a reranker reads of a document. */
+  openings(documentIds: string[], units: number): Promise<Map<string, string>>;
 }
 
 export interface PageOfDocument {
@@ -62,7 +66,21 @@ export function createSearchEngine(database: Database, backend: Backend, activit
     expandedQuery: (collectionId, query, filter) => expandedQuery(index, collectionId, query, filter),
     deleteSnippetsOf: (documentIds) => deleteSnippetsOf(database.db, documentIds),
     page: (documentId, pageIndex, includeContent) => pageOfDocument(database, documentId, pageIndex, includeContent),
+    text: (documentId) => textOfDocument(database, documentId),
+    openings: (documentIds, units) => openingsOf(database, documentIds, units),
   };
+}
+
+async function textOfDocument(database: Database, documentId: string): Promise<string | null> {
+  const row = await database.db.selectFrom('documents').select(wholeTextSql('documents').as('text')).where('id', '=', documentId).executeTakeFirst();
+  return row?.text ?? null;
+}
+
+async function openingsOf(database: Database, documentIds: string[], units: number): Promise<Map<string, string>> {
+  if (documentIds.length === 0) return new Map();
+  const rows = await database.db.selectFrom('documents').select(['id', openingSql('documents', units).as('text')]).where('id', 'in', documentIds).execute();
+  // substr counts code points: an astral text's opening is cut to `units` here.
+  return new Map(rows.map((row) => [row.id, (row.text ?? '').slice(0, units)]));
 }
 
 async function filteredDocuments(database: Database, collectionId: string, filter: FilterNode | null, k: number): Promise<DocumentHit[]> {

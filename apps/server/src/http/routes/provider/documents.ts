@@ -48,7 +48,7 @@ export const documentRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { d
   app.post(
     '/documents/get-document-info',
     { schema: { tags, body: GetDocumentInfoRequest, response: { 200: GetDocumentInfoResponse, ...errorResponses(404) } } },
-    async (request) => getDocumentInfo(database, request.actor, request.body),
+    async (request) => getDocumentInfo(database, engine, request.actor, request.body),
   );
   app.post(
     '/documents/get-document-info-list',
