@@ -3,7 +3,7 @@ import { hasPostgresCode, madeMeanwhile, POSTGRES_ERRORS } from '../../db/postgr
 import type { DB } from '../../db/schema.ts';
 import { filterSql } from './filter.ts';
 import { collectionKeys } from './postgres-keys.ts';
-import { contentExpression, contentFromExpression, openingExpression, slicedContent } from './slices.ts';
+import { contentFromExpression, openingExpression, rowOpeningExpression, slicedContent } from './slices.ts';
 import type { Granularity, SearchRequest } from './types.ts';
 import { dropUnusedNearestIndexes, makeNearestIndexes, nearestStatement, nearestTable, searchBreadth, vectorLiteral, vectorsTable } from './postgres-hnsw.ts';
 import { EMBED_CHARS, embedderKey, embedDocuments, FUSION_DEPTH, type VectorEmbedder } from './vectors.ts';
@@ -138,8 +138,7 @@ async function nearestRows<Row>(db: Kysely<DB>, schema: string, code: number, re
 
 /** These documents' rows (the documents, pages and snippets), with the text each is embedded by. */
 async function rowsToEmbed(db: Kysely<DB>, documentIds: string[]): Promise<TextRow[]> {
-  const bounded = (r: string) =>
-    sql.raw(contentExpression('d', r, '', { start: `${r}.start_index`, end: `least(${r}.end_index, ${r}.start_index + ${EMBED_CHARS})` }));
+  const bounded = (r: string) => sql.raw(rowOpeningExpression('d', r, EMBED_CHARS));
   const { rows } = await sql<TextRow>`
     select d.collection_id, 0 as granularity, d.seq as row_seq, d.seq as document_seq, coalesce(${sql.raw(openingExpression('d', EMBED_CHARS))}, '') as content, 0 as start, ${sql.raw(String(EMBED_CHARS))} as "end", 0 as "contentFrom"
     from documents d where d.id = any(${documentIds}::text[])

@@ -50,17 +50,23 @@ export const openingExpression = (document: string, units: number, schema: Schem
 export const openingSql = (document: string, units: number): RawBuilder<string | null> => sql.raw(openingExpression(document, units));
 
 /**
- * The SQL reading the content [start, end) of a document's text (`document`, a documents alias;
- * `start` and `end` SQL expressions, by default a pages or chunks alias's offsets); pass its
- * result to slicedContent with the same offsets.
+ * The SQL reading a page's or snippet's content (`row`, a pages or chunks alias, from its
+ * start_index to `end`, by default its end_index) from its document's text (`document`, a
+ * documents alias); pass its result to slicedContent with the same offsets.
  */
-export function contentExpression(document: string, row: string, schema: Schema = '', bounds?: { start: string; end: string }): string {
-  const [d, s, e] = [document, bounds?.start ?? `${row}.start_index`, bounds?.end ?? `${row}.end_index`];
+export function contentExpression(document: string, row: string, schema: Schema = '', end = `${row}.end_index`): string {
+  const [d, s, e] = [document, `${row}.start_index`, end];
   // The pieces the slice overlaps (a piece is at most PIECE_UNITS + 1 long), and where it starts in each.
   const overlapping = `from ${schema}document_pieces x where x.document_seq = ${d}.seq and x.start_index < ${e} and x.start_index > ${s} - ${PIECE_UNITS + 1}`;
   const from = `case when ${s} > x.start_index then ${s} else x.start_index end`;
   return `case when ${d}.text_astral = 1 then (select string_agg(x.text, '' order by x.start_index) ${overlapping})
     else (select string_agg(substr(x.text, ${from} - x.start_index + 1, ${e} - ${from}), '' order by x.start_index) ${overlapping}) end`;
+}
+
+/** The same for the first `units` of a page's or snippet's content (`row`), what an embedder reads of it. */
+export function rowOpeningExpression(document: string, row: string, units: number, schema: Schema = ''): string {
+  const [s, e] = [`${row}.start_index`, `${row}.end_index`];
+  return contentExpression(document, row, schema, `case when ${e} < ${s} + ${units} then ${e} else ${s} + ${units} end`);
 }
 
 /** Where what contentExpression reads starts in the text: the slice's start, or an astral text's first piece read. */
@@ -77,12 +83,11 @@ export const contentOfRow = (row: string): RawBuilder<string> => sql`(select ${c
 export const contentFromOfRow = (row: string): RawBuilder<number> => sql`(select ${contentFromSql('y', row)} from documents y where y.id = ${sql.raw(row)}.document_id)`;
 
 /**
- * What contentSql read, as the slice [start, end): an astral text's whole pieces, which start at
- * `from` (contentFromSql), are cut; a slice read by code points is already exact.
+ * What contentSql read, which starts at `from` in the text (contentFromSql), cut to the slice
+ * [start, end): an astral text's whole pieces are cut; a slice read exactly comes back as it is.
  */
 export function slicedContent(content: string | null, start: number, end: number, from: number): string {
-  if (content === null) return '';
-  return content.length === end - start ? content : content.slice(start - from, end - from);
+  return content === null ? '' : content.slice(start - from, end - from);
 }
 
 /** A hit's content cut from what contentSql read: the offsets and `from` it was read with, dropped once it is cut. */

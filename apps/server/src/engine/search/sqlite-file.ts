@@ -5,7 +5,7 @@ import { COLLECT_AFTER_CHARS, collectGarbage } from '../../memory.ts';
 import { whenUnlocked } from '../../db/sqlite-busy.ts';
 import { ANALYZED_ONCE_CHARS, analyze, analyzedText, type TextTerms, textTerms } from './analyzer.ts';
 import { ANN_FILE, annUpkeep, removeCollectionAnns } from './sqlite-ann.ts';
-import { contentExpression, contentFromExpression, openingExpression, slicedContent, wholeTextExpression } from './slices.ts';
+import { contentFromExpression, openingExpression, rowOpeningExpression, slicedContent, wholeTextExpression } from './slices.ts';
 import { EMBED_BATCH, EMBED_CHARS, embedderKey, embedDocuments, type VectorEmbedder, vectorBytes } from './vectors.ts';
 
 /**
@@ -482,8 +482,7 @@ function vectorWriter(
       )
       .pluck(),
   );
-  const bounded = (r: string) =>
-    contentExpression('d', r, 'source.', { start: `${r}.start_index`, end: `min(${r}.end_index, ${r}.start_index + ${EMBED_CHARS})` });
+  const bounded = (r: string) => rowOpeningExpression('d', r, EMBED_CHARS, 'source.');
   const ids = 'select value from json_each(?)';
   // Snippets of either granularity are found by their rowid alone.
   const snippetTexts = `select c.seq as rowid, ${bounded('c')} as content, c.start_index as start, c.end_index as "end", ${contentFromExpression('d', 'c', 'source.')} as "contentFrom" from source.chunks c join source.documents d on d.seq = c.document_seq where c.seq in (${ids})`;
