@@ -63,7 +63,7 @@ describe("the queries' reranker option", () => {
   });
 
   // Without a configured model the built-in reranker keeps the index's BM25 order and scores
-  // (lexical-relevance.ts says why); a configured model's order is tested in model-providers.test.ts.
+  // (built-in.ts says why); a configured model's order is tested in model-providers.test.ts.
   const sameAsPlain = async (route: string, body: Record<string, unknown>) => {
     const plain = await h.call(v1(`/queries/${route}`), body, f.keyB);
     const reranked = await h.call(v1(`/queries/${route}`), { ...body, reranker: 'zerank-2' }, f.keyB);

@@ -1,78 +1,44 @@
-import { BM25_B, BM25_K1 } from '../search/rank.ts';
-import { STOPWORDS, terms } from './text.ts';
+import { analyze, queryTermCounts } from '../search/analyzer.ts';
+import { BM25_K1, bm25ListIdf, bm25TermWeight } from '../search/rank.ts';
 
 /**
  * The built-in reranker: a lexical relevance model, not a neural one. It reads words, not
- * meaning. Its score is Okapi BM25 of the query against that one document (Robertson et al.,
- * TREC-3), with the published parameters k1 = 1.2 and b = 0.75, and Robertson's query-term
- * factor (k3 = 1000), so a word the query repeats counts as many times as it is repeated.
+ * meaning. Its score is Okapi BM25 of the query over the request's documents taken as the
+ * corpus: their count, how many of them hold each query term, their average length. Terms,
+ * parameters and the term weight are the search index's (analyzer.ts, rank.ts); only the idf
+ * differs (bm25ListIdf), because a candidate list is chosen for its query terms.
  *
- * A score depends only on the query and that one document, as the OpenAPI description promises:
- * nothing is learned from the other documents of a request or from a collection. What BM25 takes
- * from a corpus is replaced by fixed values: every content word weighs the same (function words
- * are dropped, as the search index drops them), and lengths are normalised against a fixed
- * passage length of 200 words. Without a collection's idf it ranks below BM25 on a judged collection
- * (CISI: reranking BM25's top 50 with it lowers nDCG@10),
- * so on the queries' `reranker` option, where the index's BM25 is at hand, the built-in reranker
- * keeps that instead (built-in.ts); this model answers /models/rerank.
+ * So a score depends on the other documents of the request, as BM25's does on its collection: the
+ * more of the collection a request holds, the closer its order comes to the index's BM25. Scores
+ * from separate requests are not comparable; rerank a candidate list in one request.
  *
- * score = sum over distinct query terms t of qtf(t)' * tf (k1 + 1) / (tf + k1 (1 - b + b |d| / L)),
- * divided by its ceiling (every term present infinitely often): a share in 0..1, deterministic.
+ * A score is the weight's share of its ceiling (every query term present infinitely often): 0..1.
  */
-
-/** Okapi BM25's term-frequency saturation and length normalisation: the search index's (rank.ts). */
-const K1 = BM25_K1;
-const B = BM25_B;
-/** Robertson's query-term saturation; 1000 makes it practically the raw count. */
-const K3 = 1000;
-/** Words in a typical passage (about a paragraph): stands in for BM25's average document length. */
-const PASSAGE_LENGTH = 200;
-
-export interface PreparedQuery {
-  /** Distinct content terms of the query. */
-  terms: Map<string, number>;
-  /** Each term's weight, by index: its query-term factor. */
-  weights: number[];
-  /** The score a document would reach with every term infinitely often: the 0..1 scale. */
-  ceiling: number;
+export function lexicalRelevance(query: string, documents: readonly string[]): number[] {
+  const queryTerms = queryTermCounts(query);
+  const termIndex = new Map(queryTerms.map(({ term }, i) => [term, i]));
+  const counted = documents.map((document) => termFrequencies(document, termIndex));
+  const idf = queryTerms.map((_, i) => bm25ListIdf(documents.length, counted.filter(({ frequency }) => frequency[i]! > 0).length));
+  const averageLength = Math.max(1, counted.reduce((sum, { length }) => sum + length, 0) / Math.max(1, documents.length));
+  const ceiling = queryTerms.reduce((sum, { count }, i) => sum + count * idf[i]! * (BM25_K1 + 1), 0);
+  return counted.map(({ frequency, length }) => {
+    if (ceiling === 0) return 0;
+    let weight = 0;
+    queryTerms.forEach(({ count }, i) => {
+      const tf = frequency[i]!;
+      if (tf > 0) weight += count * idf[i]! * bm25TermWeight(tf, length, averageLength);
+    });
+    return Math.min(1, weight / ceiling);
+  });
 }
 
-/** The content words of a text (function words dropped), normalised and stemmed. */
-const contentTerms = (text: string): string[] => terms(text).filter((term) => !STOPWORDS.has(term));
-
-export function prepareQuery(query: string): PreparedQuery {
-  const counts = new Map<string, number>();
-  for (const term of contentTerms(query)) counts.set(term, (counts.get(term) ?? 0) + 1);
-  const index = new Map<string, number>();
-  const weights: number[] = [];
-  for (const [term, qtf] of counts) {
-    index.set(term, weights.length);
-    weights.push(((K3 + 1) * qtf) / (K3 + qtf));
-  }
-  return { terms: index, weights, ceiling: weights.reduce((sum, weight) => sum + weight * (K1 + 1), 0) };
-}
-
-/** The relevance of one document to a prepared query, in 0..1. */
-export function scoreDocument(query: PreparedQuery, document: string): number {
-  if (query.weights.length === 0) return 0;
-  const frequency = new Float64Array(query.weights.length);
-  // The length counts every word, function words too, like the passage length it is set against.
-  const words = terms(document);
-  for (const term of words) {
-    const i = query.terms.get(term);
+/** How often a document holds each query term (by the term's index), and its length in terms. */
+function termFrequencies(document: string, termIndex: ReadonlyMap<string, number>): { frequency: Float64Array; length: number } {
+  const frequency = new Float64Array(termIndex.size);
+  const terms = analyze(document);
+  for (const term of terms) {
+    const i = termIndex.get(term);
     if (i !== undefined) frequency[i]! += 1;
   }
-  const saturation = K1 * (1 - B + (B * words.length) / PASSAGE_LENGTH);
-  let score = 0;
-  query.weights.forEach((weight, i) => {
-    const tf = frequency[i]!;
-    if (tf > 0) score += (weight * tf * (K1 + 1)) / (tf + saturation);
-  });
-  return Math.min(1, score / query.ceiling);
-}
-
-/** Scores every document against one query; each score is computed from that document alone. */
-export function lexicalRelevance(query: string, documents: readonly string[]): number[] {
-  const prepared = prepareQuery(query);
-  return documents.map((document) => scoreDocument(prepared, document));
+  return { frequency, length: terms.length };
 }

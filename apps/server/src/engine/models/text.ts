@@ -1,5 +1,5 @@
 /**
- * Text normalisation shared by the built-in models. Lower case, accents folded (café = cafe),
+ * Text normalisation of the built-in embedding model. Lower case, accents folded (café = cafe),
  * words split on anything that is not a letter or digit, and each Han/Kana character a word of
  * its own (those scripts do not separate words by spaces). A light English suffix stripper makes
  * "documents", "documented" and "documenting" meet at "document".
@@ -42,21 +42,5 @@ function undouble(base: string): string {
   const n = base.length;
   return n > 3 && base[n - 1] === base[n - 2] && !/[lsz]/.test(base[n - 1]!) ? base.slice(0, -1) : base;
 }
-
-/** Normalised, stemmed words: what both models see of a text. */
-export function terms(text: string): string[] {
-  return words(normalizeText(text)).map(stem);
-}
-
-/** Common English function words, stemmed like every term: they still count, but weakly (see rerank.ts). */
-export const STOPWORDS: ReadonlySet<string> = new Set(
-  (
-    'a an and are as at be been but by can could did do does for from had has have he her his how i if in into is it its ' +
-    'me my no not of on or our she so such than that the their them then there these they this those to too us was ' +
-    'we were what when where which who whom why will with would you your'
-  )
-    .split(' ')
-    .map(stem),
-);
 
 export const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');

@@ -24,6 +24,15 @@ export function bm25Idf(rows: number, documentFrequency: number): number {
   return idf <= 0 ? BM25_MIN_IDF : idf;
 }
 
+/**
+ * The idf of a term among a request's documents rather than a collection's rows: ln(1 + (N - df +
+ * 0.5) / (df + 0.5)), Lucene's form. It stays positive for a term most documents hold, and a
+ * reranker's documents are chosen for their query terms, so most of them hold the important ones.
+ */
+export function bm25ListIdf(documents: number, documentFrequency: number): number {
+  return Math.log(1 + (documents - documentFrequency + 0.5) / (documentFrequency + 0.5));
+}
+
 /** One term's part of a row's weight, before the idf and the query's weight multiply it. */
 export const bm25TermWeight = (tf: number, length: number, averageLength: number): number =>
   (tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * length) / averageLength));
