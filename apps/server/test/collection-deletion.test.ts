@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { foldDocumentUsage } from '../src/db/document-usage-pending.ts';
 import { type Harness, startHarness } from './harness.ts';
@@ -59,6 +60,11 @@ test('a collection of more documents and snippets than a batch goes whole, reque
   // Snippets name their document by seq.
   const snippets = await db.selectFrom('chunks').select((eb) => eb.fn.countAll<number>().as('n')).where('document_seq', 'in', documents.map((row) => row.seq)).executeTakeFirstOrThrow();
   expect(Number(snippets.n), 'chunks').toBe(0);
+  if (h.database.dialect === 'postgres') {
+    // Which postings blocks held each document (postgres.ts createPostingsTable).
+    const { rows } = await sql<{ n: string }>`select count(*) as n from search_document_blocks where document_seq = any(${documents.map((row) => row.seq)}::bigint[])`.execute(db);
+    expect(Number(rows[0]!.n), 'search_document_blocks').toBe(0);
+  }
   for (const { file_hash } of documents) await expect(h.files.read(file_hash)).rejects.toThrow();
   await foldDocumentUsage(db);
   const usage = await db

@@ -2,13 +2,14 @@ import { type Kysely, sql } from 'kysely';
 import { beforeAll, expect, test } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
 import * as postingsByCollection from '../src/db/migrations/019_postings_by_collection.ts';
+import * as postingsInBlocks from '../src/db/migrations/025_postings_in_blocks.ts';
 import { addDocumentEvent } from '../src/domain/usage-events.ts';
 import { createEngine } from '../src/engine/engine.ts';
 import { fileHarness } from './support/file-harness.ts';
 import { SEARCH_QUERIES, searchCorpus } from './search-corpus.ts';
 
 // PostgreSQL: each collection's postings in a table of its own (migration 019), so a search
-// reads only its collection's index whatever other organizations hold.
+// reads only its collection's index whatever other organizations hold; in blocks (migration 025).
 
 const postgres = process.env.SIFT_TEST_DIALECT === 'postgres';
 const t = fileHarness({ when: postgres });
@@ -69,12 +70,14 @@ test.runIf(postgres)("a search reads its own collection's postings table only; a
   for (const { statement } of rows) expect(statement.match(/search_postings_\d+/g)).toEqual([`search_postings_${mine}`]);
 });
 
-test.runIf(postgres)('a database with postings in one table for all collections migrates to a table each, and searches answer the same', async () => {
+test.runIf(postgres)('a database with postings in one table for all collections migrates to a table each, in blocks, and searches answer the same', async () => {
   const ids = [await collectionOf('mine'), await collectionOf('theirs')];
   const before = [await answers(t.h.database, ids[0]!), await answers(t.h.database, ids[1]!)];
   expect(before[0]!.flat().length).toBeGreaterThan(0);
   const tables = await postingsTables();
-  // The layout before migration 019: one table, every posting naming its collection's key.
+  // The layout before migration 019: one table, a row a posting, each naming its collection's key.
+  await postingsInBlocks.down(t.h.database.db as unknown as Kysely<unknown>);
+  await sql`delete from kysely_migration where name = '025_postings_in_blocks'`.execute(t.h.database.db);
   await postingsByCollection.down(t.h.database.db as unknown as Kysely<unknown>);
   await sql`delete from kysely_migration where name = '019_postings_by_collection'`.execute(t.h.database.db);
   expect(await postingsTables()).toEqual(['search_postings']);
@@ -91,7 +94,7 @@ test.runIf(postgres)('a database with postings in one table for all collections 
     expect((await t.h.call('/v1/documents/delete-document', { collection_name: 'mine', path: first!.path }, t.f.keyA)).status).toBe(200);
     for (const table of tables) {
       const { rows: left } = await sql<{ n: number }>`
-        select count(*)::int as n from ${sql.table(table)} p where not exists (select 1 from documents d where d.seq = p.document_seq)`.execute(t.h.database.db);
+        select count(*)::int as n from ${sql.table(table)} p cross join unnest(p.document_seqs) as x(seq) where not exists (select 1 from documents d where d.seq = x.seq)`.execute(t.h.database.db);
       expect(left[0]!.n).toBe(0);
     }
   } finally {

@@ -213,3 +213,32 @@ test.runIf(postgres)('page and snippet hits name their documents, with metadata 
   const after = await snippets(false);
   expect(after.results.map((r: { path: string; content: string }) => [r.path, r.content])).toEqual([['south.txt', 'The south beacon wakes.']]);
 });
+
+test.runIf(postgres)('documents deleted and overwritten out of blocks they share rank as if the survivors alone were indexed', async () => {
+  // Blocks hold the postings of every document an indexing transaction wrote: deleting or
+  // overwriting some of them, several at once, must leave exactly the others' postings.
+  const words = ['heron', 'marsh', 'reed', 'tide', 'lantern', 'harbor', 'gull', 'kelp'];
+  const textOf = (i: number, version = 0) => Array.from({ length: 40 }, (_, j) => words[(i * 3 + j * (j % 3 + 1) + version) % words.length]).join(' ');
+  const add = (collection: string, path: string, text: string, overwrite = false) =>
+    t.h.call('/v1/documents/add-document', { collection_name: collection, path, content: { type: 'text', text }, overwrite }, t.f.keyA);
+  await t.h.call('/v1/collections/add-collection', { collection_name: 'shared-blocks' }, t.f.keyA);
+  await t.h.call('/v1/collections/add-collection', { collection_name: 'survivors' }, t.f.keyA);
+  await Promise.all(Array.from({ length: 16 }, (_, i) => add('shared-blocks', `d${i}.txt`, textOf(i))));
+  await t.f.workers.idle();
+  const deleted = [1, 4, 5, 9, 12, 15];
+  const overwritten = [2, 7];
+  await Promise.all([
+    ...deleted.map((i) => t.h.call('/v1/documents/delete-document', { collection_name: 'shared-blocks', path: `d${i}.txt` }, t.f.keyA)),
+    ...overwritten.map((i) => add('shared-blocks', `d${i}.txt`, textOf(i, 1), true)),
+  ]);
+  for (let i = 0; i < 16; i++) if (!deleted.includes(i)) await add('survivors', `d${i}.txt`, textOf(i, overwritten.includes(i) ? 1 : 0));
+  await t.f.workers.idle();
+  for (const query of ['heron tide', 'gull kelp lantern', 'marsh']) {
+    for (const route of ['top-documents', 'top-snippets'] as const) {
+      const ask = async (collection: string) => (await t.h.call(`/v1/queries/${route}`, { collection_name: collection, query, k: 16 }, t.f.keyA)).body.results.map((r: { path: string; score: number }) => [r.path, r.score]);
+      const survivors = await ask('survivors');
+      expect(survivors.length).toBeGreaterThan(0);
+      expect(await ask('shared-blocks')).toEqual(survivors);
+    }
+  }
+});

@@ -67,13 +67,13 @@ async function indexRows(h: Harness, id: string): Promise<number> {
   return existsSync(searchFilePath(h.database.sqlitePath!, id)) ? 1 : 0;
 }
 
-/** PostgreSQL: the postings of a collection, in its own table (migration 019) while it has one. */
+/** PostgreSQL: the postings of a collection, in blocks in its own table (migrations 019, 025) while it has one. */
 async function postings(h: Harness, id: string): Promise<number> {
   const { rows } = await sql<{ key: string }>`select key from search_collections where collection_id = ${id}`.execute(h.database.db);
   const tables = await postingsTables(h);
   const table = rows[0] && `search_postings_${rows[0].key}`;
   if (!table || !tables.includes(table)) return 0;
-  return Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(h.database.db)).rows[0]!.n);
+  return Number((await sql<{ n: number }>`select coalesce(sum(cardinality(row_seqs)), 0) as n from ${sql.table(table)}`.execute(h.database.db)).rows[0]!.n);
 }
 
 /** PostgreSQL: the postings tables there are, of collections there or not. */
@@ -84,20 +84,21 @@ async function postingsTables(h: Harness): Promise<string[]> {
 }
 
 /**
- * PostgreSQL: postings and rows whose document is gone, and postings tables whose collection is. They have no foreign key: a trigger on
- * documents deletes them with their document (migration 011), cascades included.
+ * PostgreSQL: postings, rows and block records whose document is gone, and postings tables whose collection is. They have no
+ * foreign key: a trigger on documents deletes them with their document (migrations 011, 025), cascades included.
  */
 async function orphanRows(h: Harness): Promise<number> {
   if (h.database.dialect !== 'postgres') return 0;
   let orphans = 0;
   for (const table of await postingsTables(h)) {
     const { rows } = await sql<{ n: number; collection: boolean }>`
-      select (select count(*) from ${sql.table(table)} p where not exists (select 1 from documents d where d.seq = p.document_seq)) as n,
+      select (select count(*) from ${sql.table(table)} p cross join unnest(p.document_seqs) as x(seq) where not exists (select 1 from documents d where d.seq = x.seq)) as n,
              exists (select 1 from search_collections k where 'search_postings_' || k.key = ${table}) as collection`.execute(h.database.db);
     orphans += Number(rows[0]!.n) + (rows[0]!.collection ? 0 : 1);
   }
   const { rows } = await sql<{ n: number }>`
-    select count(*) as n from search_rows r where not exists (select 1 from documents d where d.seq = r.document_seq)`.execute(h.database.db);
+    select (select count(*) from search_rows r where not exists (select 1 from documents d where d.seq = r.document_seq))
+      + (select count(*) from search_document_blocks b where not exists (select 1 from documents d where d.seq = b.document_seq)) as n`.execute(h.database.db);
   return orphans + Number(rows[0]!.n);
 }
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
 import * as compactRows from '../src/db/migrations/022_compact_rows.ts';
 import * as textInPieces from '../src/db/migrations/024_text_in_pieces.ts';
+import * as postingsInBlocks from '../src/db/migrations/025_postings_in_blocks.ts';
 import type { Database } from '../src/db/schema.ts';
 import { analyze } from '../src/engine/search/analyzer.ts';
 import { wholeTextSql } from '../src/engine/search/slices.ts';
@@ -49,7 +50,9 @@ afterAll(async () => {
  */
 async function backToMigration016(database: Database) {
   const { db } = database;
-  // Migration 024's pieces and 022's snippets keyed by seq and files kept as text, undone first.
+  // Migration 025's blocks, 024's pieces and 022's snippets keyed by seq and files kept as text, undone first.
+  await postingsInBlocks.down(db as never);
+  await sql`delete from kysely_migration where name = '025_postings_in_blocks'`.execute(db);
   await textInPieces.down(db as never);
   await sql`delete from kysely_migration where name = '024_text_in_pieces'`.execute(db);
   await compactRows.down(db as never);

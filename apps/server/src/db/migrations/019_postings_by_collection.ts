@@ -1,5 +1,21 @@
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
-import { createPostingsTable, postingsTable } from '../../engine/search/postgres.ts';
+import { type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
+
+/** A collection's postings table as this migration made it, one row a posting (migration 025 packs them). */
+const postingsTable = (collectionKey: number): RawBuilder<unknown> => sql.table(`search_postings_${collectionKey}`);
+
+async function createPostingsTable(db: Kysely<unknown>, collectionKey: number): Promise<void> {
+  await sql`
+    create table ${postingsTable(collectionKey)} (
+      row_seq bigint not null,
+      document_seq bigint not null,
+      tf integer not null,
+      length integer not null,
+      granularity smallint not null,
+      term text collate "C" not null,
+      primary key (granularity, term, row_seq) include (document_seq, tf, length)
+    )`.execute(db);
+  await sql`create index ${sql.id(`search_postings_${collectionKey}_document`)} on ${postingsTable(collectionKey)} (document_seq)`.execute(db);
+}
 
 /**
  * PostgreSQL: each collection's postings in a table of their own (engine/search/postgres.ts,

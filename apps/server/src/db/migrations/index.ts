@@ -21,6 +21,7 @@ import * as vectors from './021_vectors.ts';
 import * as compactRows from './022_compact_rows.ts';
 import * as vectorsByCollection from './023_vectors_by_collection.ts';
 import * as textInPieces from './024_text_in_pieces.ts';
+import * as postingsInBlocks from './025_postings_in_blocks.ts';
 
 /**
  * Migrations by name; Kysely runs them in name order. Each area adds its own file here
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '022_compact_rows': compactRows,
   '023_vectors_by_collection': vectorsByCollection,
   '024_text_in_pieces': textInPieces,
+  '025_postings_in_blocks': postingsInBlocks,
 };

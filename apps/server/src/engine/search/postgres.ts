@@ -54,24 +54,28 @@ function withPostingsOf<Row>(collectionKey: number, query: CompiledQuery<Row>): 
 }
 
 /**
- * The collection's postings table unless it has one. Fixed-width columns first (no alignment
- * padding in each of the many rows); the primary key holds the rest (migration 014: a search reads
- * the index alone); the document's index serves reindexing and deletion.
+ * The collection's postings table unless it has one (migration 025): a row per granularity, term
+ * and block, its postings as arrays in row order (rows, their documents, term frequencies, row
+ * lengths). An indexing transaction writes blocks of its own (writeBlock); search_document_blocks
+ * names the blocks holding a document's postings, found through the block index when it is
+ * deleted or reindexed (search_remove_postings). One row a posting cost about 158 bytes of row,
+ * index entries and alignment: most of the database.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function createPostingsTable(db: Kysely<any>, collectionKey: number): Promise<void> {
   const table = postingsTable(collectionKey);
   await sql`
     create table if not exists ${table} (
-      row_seq bigint not null,
-      document_seq bigint not null,
-      tf integer not null,
-      length integer not null,
+      block bigint not null,
       granularity smallint not null,
       term text collate "C" not null,
-      primary key (granularity, term, row_seq) include (document_seq, tf, length)
+      row_seqs bigint[] not null,
+      document_seqs bigint[] not null,
+      tfs integer[] not null,
+      lengths integer[] not null,
+      primary key (granularity, term, block)
     )`.execute(db);
-  await sql`create index if not exists ${sql.id(`search_postings_${collectionKey}_document`)} on ${table} (document_seq)`.execute(db);
+  await sql`create index if not exists ${sql.id(`search_postings_${collectionKey}_block`)} on ${table} (block)`.execute(db);
 }
 
 /**
@@ -186,18 +190,18 @@ async function commonTerms({ database, keys }: SearchContext, ...[collectionId, 
   const bound = commonBound(Number(rows[0]?.n ?? 0), share);
   const common = await sql<{ term: string }>`
     select t.term from unnest(${[...terms]}::text[]) as t(term)
-    where (select count(*) from (select 1 from ${postingsTable(collectionKey)} p
-      where p.granularity = ${GRANULARITY_CODES[granularity]} and p.term = t.term
-      limit ${bound}) s) >= ${bound}`.execute(database.db);
+    where (select coalesce(sum(cardinality(p.row_seqs)), 0) from ${postingsTable(collectionKey)} p
+      where p.granularity = ${GRANULARITY_CODES[granularity]} and p.term = t.term) >= ${bound}`.execute(database.db);
   return new Set(common.rows.map((row) => row.term));
 }
 
 /**
  * PostgreSQL: BM25 over postings of the analyzer's terms (migration 007), the engine's formula
  * (rank.ts) as on SQLite, so both backends rank the same data the same way. Statistics are per collection and granularity:
- * a table of postings per collection (postingsTable, migration 019), (granularity, term, row) ->
- * term frequency and row length, read for the query's terms only (their count is the document
- * frequency), and `search_stats`,
+ * a table of postings per collection (postingsTable, migration 019), in blocks of (granularity,
+ * term) holding each posting's row, term frequency and row length (createPostingsTable,
+ * migration 025), read for the query's terms only (their count is the document frequency), and
+ * `search_stats`,
  * rows and tokens added up from deltas that the indexing transaction and deletions append
  * (triggers on `search_rows`), so concurrent indexing never waits on one counter row. Postings
  * and rows belong to their document (`documents.seq`) and go with it: a trigger on `documents`
@@ -394,11 +398,12 @@ function best(granularity: Granularity, values: SearchValues, kept: RawBuilder<u
       select p.row_seq, p.document_seq, q.weight, p.tf::float8 as tf, p.length::float8 as length, p.df
       from unnest(${values.terms}::text[], ${values.weights}::float8[]) as q(term, weight)
       cross join lateral (
-        -- offset 0: kept a subquery, so each term's postings are one primary-key range, and
-        -- their count (the document frequency) is taken there, without sorting every match by
-        -- term as a partition would (fine snippets at 10 MB, pgbench: 7,450 -> 8,980 queries/s).
-        select row_seq, document_seq, tf, length, count(*) over ()::float8 as df from ${postings}
-        where granularity = ${GRANULARITY_CODES[granularity]} and term = q.term offset 0
+        -- offset 0: kept a subquery, so each term's blocks are one primary-key range, and
+        -- their postings' count (the document frequency) is taken there, without sorting every
+        -- match by term as a partition would.
+        select x.row_seq, x.document_seq, x.tf, x.length, count(*) over ()::float8 as df
+        from ${postings} b cross join lateral unnest(b.row_seqs, b.document_seqs, b.tfs, b.lengths) as x(row_seq, document_seq, tf, length)
+        where b.granularity = ${GRANULARITY_CODES[granularity]} and b.term = q.term offset 0
       ) p
     ),
     weighted as (
@@ -523,14 +528,28 @@ async function vacuumStaleTables(db: Kysely<DB>): Promise<boolean> {
   return false;
 }
 
-/** Postings of one collection and granularity to be written, column by column. */
-interface Postings {
-  term: string[];
-  seq: number[];
-  document: number[];
-  tf: number[];
-  length: number[];
+/** Postings of one collection and granularity to be written as a block: each term's, column by column; the documents they come from. */
+class PendingBlock {
+  readonly terms = new Map<string, { seqs: number[]; documents: number[]; tfs: number[]; lengths: number[] }>();
+  readonly documents = new Set<number>();
+  postings = 0;
+
+  add(seq: number, document: number, length: number, frequencies: Map<string, number>): void {
+    this.documents.add(document);
+    for (const [term, tf] of frequencies) {
+      let postings = this.terms.get(term);
+      if (!postings) this.terms.set(term, (postings = { seqs: [], documents: [], tfs: [], lengths: [] }));
+      postings.seqs.push(seq);
+      postings.documents.push(document);
+      postings.tfs.push(tf);
+      postings.lengths.push(length);
+    }
+    this.postings += frequencies.size;
+  }
 }
+
+/** Postings a block holds at most: a large document's are written in several, its memory bounded. */
+const BLOCK_POSTINGS = 200_000;
 
 interface SourceRow {
   seq: number;
@@ -579,8 +598,7 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
     const { rows } = await source.execute(trx);
     const lengths = { collection: [] as string[], seq: [] as number[], document: [] as number[], length: [] as number[] };
     /** Postings not yet written, by collection key: each collection's go to its own table. */
-    const pending = new Map<number, Postings>();
-    const flush = (collection: number, postings: Postings) => writePostings(trx, granularity, collection, postings);
+    const pending = new Map<number, PendingBlock>();
     for (const row of rows) {
       large ||= row.text.length >= COLLECT_AFTER_CHARS;
       const { count, frequencies } = await termsOf(granularity, row);
@@ -590,18 +608,15 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
       lengths.seq.push(row.seq);
       lengths.document.push(document);
       lengths.length.push(count);
-      let postings = pending.get(collection);
-      if (!postings) pending.set(collection, (postings = { term: [], seq: [], document: [], tf: [], length: [] }));
-      for (const [term, tf] of frequencies) {
-        postings.term.push(term);
-        postings.seq.push(row.seq);
-        postings.document.push(document);
-        postings.tf.push(tf);
-        postings.length.push(count);
+      let block = pending.get(collection);
+      if (!block) pending.set(collection, (block = new PendingBlock()));
+      block.add(row.seq, document, count, frequencies);
+      if (block.postings >= BLOCK_POSTINGS) {
+        await writeBlock(trx, granularity, collection, block);
+        pending.delete(collection);
       }
-      if (postings.term.length >= 20_000) await flush(collection, postings);
     }
-    for (const [collection, postings] of pending) await flush(collection, postings);
+    for (const [collection, block] of pending) await writeBlock(trx, granularity, collection, block);
     await writeRowLengths(trx, granularity, lengths);
   };
   for (const [granularity, source] of sources) {
@@ -664,19 +679,33 @@ async function deletePostingsOf(trx: Kysely<any>, locked: { seq: number; collect
     // Made before this transaction (createPostingsTablesOf) but for the migrations' rebuild.
     await createPostingsTable(trx, key);
     const seqs = locked.filter((row) => collectionKey.get(row.collection_id) === key).map((row) => row.seq);
-    await sql`delete from ${postingsTable(key)} where document_seq = any(${seqs}::bigint[])`.execute(trx);
+    await sql`select search_remove_postings(${key}, ${seqs}::bigint[])`.execute(trx);
   }
 }
 
-/** One granularity's postings gathered for a collection, written to its table; the columns emptied for more. */
+/**
+ * One granularity's postings gathered for a collection, written to its table as a block of a new
+ * number: a row per term, each array handed over as one comma-separated text; and which
+ * documents the block holds (search_document_blocks).
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function writePostings(trx: Kysely<any>, granularity: Granularity, collection: number, postings: Postings): Promise<void> {
-  if (postings.term.length === 0) return;
-  await sql`insert into ${postingsTable(collection)} (granularity, term, row_seq, document_seq, tf, length)
-    select ${GRANULARITY_CODES[granularity]}::smallint, t, s, d, f, l
-    from unnest(${list(postings.term)}, ${list(postings.seq)}::bigint[],
-      ${list(postings.document)}::bigint[], ${list(postings.tf)}::int[], ${list(postings.length)}::int[]) as x(t, s, d, f, l)`.execute(trx);
-  for (const column of Object.values(postings)) column.length = 0;
+async function writeBlock(trx: Kysely<any>, granularity: Granularity, collection: number, block: PendingBlock): Promise<void> {
+  if (block.terms.size === 0) return;
+  const columns = { terms: [] as string[], seqs: [] as string[], documents: [] as string[], tfs: [] as string[], lengths: [] as string[] };
+  for (const [term, postings] of block.terms) {
+    columns.terms.push(term);
+    columns.seqs.push(postings.seqs.join(','));
+    columns.documents.push(postings.documents.join(','));
+    columns.tfs.push(postings.tfs.join(','));
+    columns.lengths.push(postings.lengths.join(','));
+  }
+  await sql`
+    with b as (select nextval('search_blocks') as block),
+    held as (insert into search_document_blocks (document_seq, block) select d, b.block from b, unnest(${list([...block.documents])}::bigint[]) as d on conflict do nothing)
+    insert into ${postingsTable(collection)} (block, granularity, term, row_seqs, document_seqs, tfs, lengths)
+    select b.block, ${GRANULARITY_CODES[granularity]}::smallint, x.t, string_to_array(x.s, ',')::bigint[], string_to_array(x.d, ',')::bigint[],
+           string_to_array(x.f, ',')::int[], string_to_array(x.l, ',')::int[]
+    from b, unnest(${list(columns.terms)}, ${list(columns.seqs)}, ${list(columns.documents)}, ${list(columns.tfs)}, ${list(columns.lengths)}) as x(t, s, d, f, l)`.execute(trx);
 }
 
 /**
