@@ -5,7 +5,7 @@ const postingsTable = (collectionKey: number): RawBuilder<unknown> => sql.table(
 
 async function createPostingsTable(db: Kysely<unknown>, collectionKey: number): Promise<void> {
   await sql`
-    create table ${postingsTable(collectionKey)} (
+    create table if not exists ${postingsTable(collectionKey)} (
       row_seq bigint not null,
       document_seq bigint not null,
       tf integer not null,
@@ -14,7 +14,7 @@ async function createPostingsTable(db: Kysely<unknown>, collectionKey: number): 
       term text collate "C" not null,
       primary key (granularity, term, row_seq) include (document_seq, tf, length)
     )`.execute(db);
-  await sql`create index ${sql.id(`search_postings_${collectionKey}_document`)} on ${postingsTable(collectionKey)} (document_seq)`.execute(db);
+  await sql`create index if not exists ${sql.id(`search_postings_${collectionKey}_document`)} on ${postingsTable(collectionKey)} (document_seq)`.execute(db);
 }
 
 /**
