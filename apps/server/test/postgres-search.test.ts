@@ -227,10 +227,11 @@ test.runIf(postgres)('documents deleted and overwritten out of blocks they share
   await t.f.workers.idle();
   const deleted = [1, 4, 5, 9, 12, 15];
   const overwritten = [2, 7];
-  await Promise.all([
+  const answered = await Promise.all([
     ...deleted.map((i) => t.h.call('/v1/documents/delete-document', { collection_name: 'shared-blocks', path: `d${i}.txt` }, t.f.keyA)),
     ...overwritten.map((i) => add('shared-blocks', `d${i}.txt`, textOf(i, 1), true)),
   ]);
+  expect(answered.map((response) => [response.status, response.body])).toEqual([...deleted.map(() => [200, expect.anything()]), ...overwritten.map(() => [200, expect.anything()])]);
   for (let i = 0; i < 16; i++) if (!deleted.includes(i)) await add('survivors', `d${i}.txt`, textOf(i, overwritten.includes(i) ? 1 : 0));
   await t.f.workers.idle();
   for (const query of ['heron tide', 'gull kelp lantern', 'marsh']) {

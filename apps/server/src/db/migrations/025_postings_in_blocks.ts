@@ -27,21 +27,25 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql`drop table ${old}`.execute(db);
   }
   await sql`
-    create function search_remove_postings(collection_key bigint, seqs bigint[]) returns void language plpgsql as $$ begin
+    create function search_remove_postings(collection_key bigint, seqs bigint[]) returns void language plpgsql as $$
+    declare
+      blocks bigint[];
+    begin
+      select array_agg(distinct block) into blocks from search_document_blocks where document_seq = any(seqs);
+      -- Documents indexed for the first time hold none: nothing to read (a statement planned
+      -- without the blocks in hand may scan the whole table).
+      if blocks is null then return; end if;
       -- Removals from the same blocks one after the other: the second must read the rows the
       -- first wrote again, which a statement begun before the first committed would not see.
-      perform 1 from search_document_blocks where block in (select block from search_document_blocks where document_seq = any(seqs))
-        order by block, document_seq for update;
+      perform 1 from search_document_blocks where block = any(blocks) order by block, document_seq for update;
       -- A block losing some of its postings is written again with the rest; one losing all, not.
       execute format($f$
-        with old as (
-          delete from %1$I p where p.block in (select block from search_document_blocks where document_seq = any($1)) and p.document_seqs && $1
-          returning p.*)
+        with old as (delete from %1$I p where p.block = any($2) and p.document_seqs && $1 returning p.*)
         insert into %1$I (block, granularity, term, row_seqs, document_seqs, tfs, lengths)
         select o.block, o.granularity, o.term, array_agg(x.r order by x.i), array_agg(x.d order by x.i), array_agg(x.t order by x.i), array_agg(x.l order by x.i)
         from old o cross join lateral unnest(o.row_seqs, o.document_seqs, o.tfs, o.lengths) with ordinality as x(r, d, t, l, i)
         where x.d <> all($1)
-        group by o.block, o.granularity, o.term$f$, 'search_postings_' || collection_key) using seqs;
+        group by o.block, o.granularity, o.term$f$, 'search_postings_' || collection_key) using seqs, blocks;
       delete from search_document_blocks where document_seq = any(seqs);
     end $$`.execute(db);
   // Which blocks held them goes too when the collection's key went first (its postings table is

@@ -675,9 +675,9 @@ async function collectionKeysOf(trx: Kysely<any>, locked: { collection_id: strin
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function deletePostingsOf(trx: Kysely<any>, locked: { seq: number; collection_id: string }[], collectionKey: Map<string, number>): Promise<void> {
   await sql`delete from search_rows where document_seq = any(${locked.map((row) => row.seq)}::bigint[])`.execute(trx);
+  // The tables were made before this transaction (createPostingsTablesOf): a CREATE ... IF NOT
+  // EXISTS here would lock the table against a deletion waiting for blocks this transaction holds.
   for (const key of new Set(collectionKey.values())) {
-    // Made before this transaction (createPostingsTablesOf) but for the migrations' rebuild.
-    await createPostingsTable(trx, key);
     const seqs = locked.filter((row) => collectionKey.get(row.collection_id) === key).map((row) => row.seq);
     await sql`select search_remove_postings(${key}, ${seqs}::bigint[])`.execute(trx);
   }
@@ -751,6 +751,7 @@ export async function rebuildPostgresIndex(db: Kysely<any>, collectionId?: strin
     const { rows } = await sql<{ id: string }>`
       select id from documents where index_status = 'indexed' ${inCollection} ${missing} and id > ${after} order by id limit 64`.execute(db);
     if (rows.length === 0) break;
+    await createPostingsTablesOf(db, rows.map((row) => row.id));
     await indexPostgresDocuments(db, rows.map((row) => row.id));
     after = rows.at(-1)!.id;
   }
