@@ -55,7 +55,7 @@ function withPostingsOf<Row>(collectionKey: number, query: CompiledQuery<Row>): 
 
 /**
  * The collection's postings table unless it has one (migration 025): a row per granularity, term
- * and block, its postings as arrays in row order (rows, their documents, term frequencies, row
+ * and block, its postings as arrays (rows, their documents, term frequencies, row
  * lengths). An indexing transaction writes blocks of its own (writeBlock); search_document_blocks
  * names the blocks holding a document's postings, found through the block index when it is
  * deleted or reindexed (search_remove_postings). One row a posting cost about 158 bytes of row,
