@@ -43,9 +43,14 @@ export const wholeTextExpression = (document: string, schema: Schema = ''): stri
 
 export const wholeTextSql = (document: string): RawBuilder<string | null> => sql.raw(wholeTextExpression(document));
 
-/** The first `units` of a document's text (at most PIECE_UNITS / 2: within its first piece). */
-export const openingExpression = (document: string, units: number, schema: Schema = ''): string =>
-  `(select substr(x.text, 1, ${units}) from ${schema}document_pieces x where x.document_seq = ${document}.seq and x.start_index = 0)`;
+/**
+ * The first `units` of a document's text, read from its first piece alone: so at most
+ * PIECE_UNITS / 2, which that piece holds even counted in code points of two units each.
+ */
+export function openingExpression(document: string, units: number, schema: Schema = ''): string {
+  if (units > PIECE_UNITS / 2) throw new RangeError(`An opening is at most ${PIECE_UNITS / 2} units, not ${units}.`);
+  return `(select substr(x.text, 1, ${units}) from ${schema}document_pieces x where x.document_seq = ${document}.seq and x.start_index = 0)`;
+}
 
 export const openingSql = (document: string, units: number): RawBuilder<string | null> => sql.raw(openingExpression(document, units));
 
