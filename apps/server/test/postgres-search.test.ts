@@ -243,3 +243,58 @@ test.runIf(postgres)('documents deleted and overwritten out of blocks they share
     }
   }
 });
+
+test.runIf(postgres)("idle upkeep merges a collection's small blocks and gives their space back, while deletions and overwrites rank as if only the survivors were indexed", async () => {
+  // Documents indexed one batch at a time write a block each per granularity; 160 made-up words a
+  // document make merging delete more rows than the table then holds, so it is copied as well.
+  const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo'];
+  const word = (n: number) => syllables[n % 8]! + syllables[Math.floor(n / 8) % 8]! + syllables[Math.floor(n / 64) % 8]!;
+  const textOf = (i: number, version = 0) => Array.from({ length: 160 }, (_, j) => word((i * 37 + j * (j % 5 + 1) + version * 11) % 512)).join(' ');
+  const add = (collection: string, path: string, text: string, overwrite = false) =>
+    t.h.call('/v1/documents/add-document', { collection_name: collection, path, content: { type: 'text', text }, overwrite }, t.f.keyA);
+  await t.h.call('/v1/collections/add-collection', { collection_name: 'merged' }, t.f.keyA);
+  await t.h.call('/v1/collections/add-collection', { collection_name: 'merged-survivors' }, t.f.keyA);
+  for (let i = 0; i < 24; i++) {
+    await add('merged', `d${i}.txt`, textOf(i));
+    await t.f.workers.idle();
+  }
+  const { rows: keys } = await sql<{ key: string }>`select k.key from search_collections k join collections c on c.id = k.collection_id where c.name = 'merged'`.execute(t.h.database.db);
+  const key = Number(keys[0]!.key);
+  const table = `search_postings_${key}`;
+  const layout = async () => {
+    await t.h.engine.search.upkeepStep();
+    const { rows } = await sql<{ blocks: string; dead: string; heap: string; live: string }>`
+      select (select count(*) from search_block_sizes where collection_key = ${key}) as blocks,
+             (select n_tup_del from pg_stat_user_tables where relname = ${table} and schemaname = current_schema()) as dead,
+             pg_relation_size(${table}::regclass) as heap, (select coalesce(sum(pg_column_size(p.*)), 0) from ${sql.table(table)} p) as live`.execute(t.h.database.db);
+    const { blocks, dead, heap, live } = rows[0]!;
+    return { blocks: Number(blocks), copied: Number(dead) === 0, tight: Number(heap) <= 2 * Number(live) + 16_384 };
+  };
+  // One block per granularity, in a table copied anew: no dead rows, its pages about its live rows.
+  await expect.poll(layout, { timeout: 30_000, interval: 200 }).toEqual({ blocks: 4, copied: true, tight: true });
+
+  // Deletions and overwrites while more blocks are merged: new small blocks, then both at once.
+  for (let i = 24; i < 32; i++) {
+    await add('merged', `d${i}.txt`, textOf(i));
+    await t.f.workers.idle();
+  }
+  const deleted = [1, 4, 5, 9, 12, 15, 25, 30];
+  const overwritten = [2, 7, 26];
+  const answered = await Promise.all([
+    ...deleted.map((i) => t.h.call('/v1/documents/delete-document', { collection_name: 'merged', path: `d${i}.txt` }, t.f.keyA)),
+    ...overwritten.map((i) => add('merged', `d${i}.txt`, textOf(i, 1), true)),
+    ...Array.from({ length: 4 }, () => t.h.engine.search.upkeepStep()),
+  ]);
+  expect(answered.slice(0, deleted.length + overwritten.length).map((response) => (response as { status: number }).status)).toEqual([...deleted, ...overwritten].map(() => 200));
+  for (let i = 0; i < 32; i++) if (!deleted.includes(i)) await add('merged-survivors', `d${i}.txt`, textOf(i, overwritten.includes(i) ? 1 : 0));
+  await t.f.workers.idle();
+  await expect.poll(async () => (await layout()).blocks, { timeout: 30_000, interval: 200 }).toBe(4);
+  for (const query of [word(3), `${word(40)} ${word(300)}`, `${word(7)} ${word(77)} ${word(177)}`]) {
+    for (const route of ['top-documents', 'top-snippets'] as const) {
+      const ask = async (collection: string) => (await t.h.call(`/v1/queries/${route}`, { collection_name: collection, query, k: 32 }, t.f.keyA)).body.results.map((r: { path: string; score: number }) => [r.path, r.score]);
+      const survivors = await ask('merged-survivors');
+      expect(survivors.length).toBeGreaterThan(0);
+      expect(await ask('merged')).toEqual(survivors);
+    }
+  }
+});

@@ -26,8 +26,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql`insert into search_document_blocks (document_seq, block) select distinct document_seq, -(document_seq / 64) - 1 from ${old}`.execute(db);
     await sql`drop table ${old}`.execute(db);
   }
+  await createRemovePostings(db);
+  // Which blocks held them goes too when the collection's key went first (its postings table is
+  // dropped with the collection, its blocks with it).
+  await removedTrigger(db, sql`perform search_remove_postings(collection_key, seqs);`, sql`delete from search_document_blocks where document_seq in (select seq from removed);`);
+}
+
+/** This migration's search_remove_postings (026 replaces it, and restores it going down). */
+export async function createRemovePostings(db: Kysely<unknown>): Promise<void> {
   await sql`
-    create function search_remove_postings(collection_key bigint, seqs bigint[]) returns void language plpgsql as $$
+    create or replace function search_remove_postings(collection_key bigint, seqs bigint[]) returns void language plpgsql as $$
     declare
       blocks bigint[];
     begin
@@ -48,9 +56,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         group by o.block, o.granularity, o.term$f$, 'search_postings_' || collection_key) using seqs, blocks;
       delete from search_document_blocks where document_seq = any(seqs);
     end $$`.execute(db);
-  // Which blocks held them goes too when the collection's key went first (its postings table is
-  // dropped with the collection, its blocks with it).
-  await removedTrigger(db, sql`perform search_remove_postings(collection_key, seqs);`, sql`delete from search_document_blocks where document_seq in (select seq from removed);`);
 }
 
 /** Back to one row a posting (migration 019). */
@@ -89,7 +94,7 @@ async function renamed(db: Kysely<unknown>, key: number, suffix: string, index: 
 }
 
 /** The keys of the collections that have a postings table. */
-async function postingsKeys(db: Kysely<unknown>): Promise<number[]> {
+export async function postingsKeys(db: Kysely<unknown>): Promise<number[]> {
   const { rows } = await sql<{ name: string }>`
     select relname as name from pg_class where relnamespace = current_schema()::regnamespace and relkind = 'r' and relname ~ '^search_postings_[0-9]+$'`.execute(db);
   return rows.map(({ name }) => Number(name.slice('search_postings_'.length)));

@@ -22,6 +22,7 @@ import * as compactRows from './022_compact_rows.ts';
 import * as vectorsByCollection from './023_vectors_by_collection.ts';
 import * as textInPieces from './024_text_in_pieces.ts';
 import * as postingsInBlocks from './025_postings_in_blocks.ts';
+import * as blockSizes from './026_block_sizes.ts';
 
 /**
  * Migrations by name; Kysely runs them in name order. Each area adds its own file here
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '023_vectors_by_collection': vectorsByCollection,
   '024_text_in_pieces': textInPieces,
   '025_postings_in_blocks': postingsInBlocks,
+  '026_block_sizes': blockSizes,
 };

@@ -11,6 +11,7 @@ import type { FilterNode } from './filter-node.ts';
 import { contentFromOfRow, contentFromSql, contentOfRow, contentSql, type ContentSlice, pageContent, snippetContent, wholeTextSql } from './slices.ts';
 import type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
 import { collectionKeys } from './postgres-keys.ts';
+import { compactPostingsStep, createPostingsTable, dropOrphanedBlockSizes, GRANULARITY_CODES, list, mergeBlocksStep, PendingBlock, postingsTable, BLOCK_POSTINGS, writeBlock } from './postgres-blocks.ts';
 import { type PostgresVectors, postgresVectors } from './postgres-vectors.ts';
 import { FUSION_DEPTH, hybridHits, type VectorEmbedder } from './vectors.ts';
 
@@ -32,18 +33,7 @@ interface SearchValues extends Record<string, unknown> {
  */
 const KEYS_KEPT = 10_000;
 
-/** A posting's granularity (migration 011): a smallint in each of the many rows and in their key. */
-export const GRANULARITY_CODES: Record<Granularity, number> = { documents: 0, pages: 1, coarse: 2, fine: 3 };
 
-/**
- * A collection's postings table (migration 019): each collection's postings in a table of their
- * own, made when its first documents are indexed and dropped with it, so a search reads only its
- * collection's index and statistics, and its plan is made for them, whatever other organizations
- * hold (one table for all: a 1,460-abstract collection's top-documents p50 rose 33% beside another
- * organization's 20 MB). Not partitions of one parent: a statement on a partitioned table locks
- * every partition when run on a plan made once, and a query naming a partition locks the parent.
- */
-export const postingsTable = (collectionKey: number): RawBuilder<unknown> => sql.table(`search_postings_${collectionKey}`);
 
 /** Stands for the postings table in a statement compiled once for every collection (withPostingsOf). */
 const POSTINGS_STANDIN = sql.table('search_postings_standin');
@@ -53,30 +43,6 @@ function withPostingsOf<Row>(collectionKey: number, query: CompiledQuery<Row>): 
   return CompiledQuery.raw(query.sql.replaceAll('"search_postings_standin"', `"search_postings_${collectionKey}"`), [...query.parameters]) as CompiledQuery<Row>;
 }
 
-/**
- * The collection's postings table unless it has one (migration 025): a row per granularity, term
- * and block, its postings as arrays (rows, their documents, term frequencies, row
- * lengths). An indexing transaction writes blocks of its own (writeBlock); search_document_blocks
- * names the blocks holding a document's postings, found through the block index when it is
- * deleted or reindexed (search_remove_postings). One row a posting cost about 158 bytes of row,
- * index entries and alignment: most of the database.
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function createPostingsTable(db: Kysely<any>, collectionKey: number): Promise<void> {
-  const table = postingsTable(collectionKey);
-  await sql`
-    create table if not exists ${table} (
-      block bigint not null,
-      granularity smallint not null,
-      term text collate "C" not null,
-      row_seqs bigint[] not null,
-      document_seqs bigint[] not null,
-      tfs integer[] not null,
-      lengths integer[] not null,
-      primary key (granularity, term, block)
-    )`.execute(db);
-  await sql`create index if not exists ${sql.id(`search_postings_${collectionKey}_block`)} on ${table} (block)`.execute(db);
-}
 
 /**
  * The postings tables (and keys) these documents' collections lack, each made in a transaction
@@ -236,15 +202,17 @@ export function postgresSearchIndex(database: Database, embedder: VectorEmbedder
       if (collectionIds.length > 0) await sql`delete from search_stats where collection_id = any(${collectionIds}::text[])`.execute(db);
       await dropOrphanedTables(db, 'search_postings_');
       await dropOrphanedTables(db, 'search_vectors_');
+      await dropOrphanedBlockSizes(db);
     },
     async applyDeletions() {
       await compactStats(db);
       await dropOrphanedTables(db, 'search_postings_');
       await dropOrphanedTables(db, 'search_vectors_');
+      await dropOrphanedBlockSizes(db);
     },
-    // PostgreSQL's B-trees need no merging; its planner needs statistics, and index-only scans a visibility map.
+    // Small blocks merged and their space given back (postgres-blocks.ts); the planner's statistics, and index-only scans' visibility map.
     // Then, with an embedder, documents whose vectors are missing or another embedder's.
-    upkeepStep: async () => (await vacuumStaleTables(db)) || vectors.reembedStep(),
+    upkeepStep: async () => (await mergeBlocksStep(db)) || (await compactPostingsStep(db)) || (await vacuumStaleTables(db)) || vectors.reembedStep(),
     vectorSearch: async () => ((await vectors.available()) ? 'approximate' : 'unavailable'),
   };
 }
@@ -517,39 +485,19 @@ async function countedUpTo(trx: Kysely<DB>, seqs: RawBuilder<unknown>): Promise<
  * the postings (migration 014; a table per collection, vacuumed once it changed much), and the metadata a filter looks up (20 MB, a filter passing half
  * the documents: 4,000 rows read from the table a search, top-documents p50 10.6 ms against 2.8
  * unfiltered, and the index's value column left unused while the statistics had none).
+ * Raw files whose text is their document's are deleted once indexed (file_in_text): vacuumed, the
+ * emptied pages at the end of `blobs` go back to the disk.
  * One step a quiet period (false): statistics views lag the vacuum by up to a second.
  */
 async function vacuumStaleTables(db: Kysely<DB>): Promise<boolean> {
   const stale = await sql<{ relname: string }>`select relname from pg_stat_user_tables
     where schemaname = current_schema()
-      and (relname ~ '^search_postings_[0-9]+$' or relid in ('search_rows'::regclass, 'document_metadata'::regclass, 'documents'::regclass))
+      and (relname ~ '^search_postings_[0-9]+$' or relid in ('search_rows'::regclass, 'document_metadata'::regclass, 'documents'::regclass, 'blobs'::regclass))
       and (n_mod_since_analyze >= 1000 + n_live_tup / 10 or n_ins_since_vacuum >= 1000 + n_live_tup / 10)`.execute(db);
   for (const { relname } of stale.rows) await sql`vacuum (analyze) ${sql.id(relname)}`.execute(db);
   return false;
 }
 
-/** Postings of one collection and granularity to be written as a block: each term's, column by column; the documents they come from. */
-class PendingBlock {
-  readonly terms = new Map<string, { seqs: number[]; documents: number[]; tfs: number[]; lengths: number[] }>();
-  readonly documents = new Set<number>();
-  postings = 0;
-
-  add(seq: number, document: number, length: number, frequencies: Map<string, number>): void {
-    this.documents.add(document);
-    for (const [term, tf] of frequencies) {
-      let postings = this.terms.get(term);
-      if (!postings) this.terms.set(term, (postings = { seqs: [], documents: [], tfs: [], lengths: [] }));
-      postings.seqs.push(seq);
-      postings.documents.push(document);
-      postings.tfs.push(tf);
-      postings.lengths.push(length);
-    }
-    this.postings += frequencies.size;
-  }
-}
-
-/** Postings a block holds at most: a large document's are written in several, its memory bounded. */
-const BLOCK_POSTINGS = 200_000;
 
 interface SourceRow {
   seq: number;
@@ -683,37 +631,7 @@ async function deletePostingsOf(trx: Kysely<any>, locked: { seq: number; collect
   }
 }
 
-/**
- * One granularity's postings gathered for a collection, written to its table as a block of a new
- * number: a row per term, each array handed over as one comma-separated text; and which
- * documents the block holds (search_document_blocks).
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function writeBlock(trx: Kysely<any>, granularity: Granularity, collection: number, block: PendingBlock): Promise<void> {
-  if (block.terms.size === 0) return;
-  const columns = { terms: [] as string[], seqs: [] as string[], documents: [] as string[], tfs: [] as string[], lengths: [] as string[] };
-  for (const [term, postings] of block.terms) {
-    columns.terms.push(term);
-    columns.seqs.push(postings.seqs.join(','));
-    columns.documents.push(postings.documents.join(','));
-    columns.tfs.push(postings.tfs.join(','));
-    columns.lengths.push(postings.lengths.join(','));
-  }
-  await sql`
-    with b as (select nextval('search_blocks') as block),
-    held as (insert into search_document_blocks (document_seq, block) select d, b.block from b, unnest(${list([...block.documents])}::bigint[]) as d on conflict do nothing)
-    insert into ${postingsTable(collection)} (block, granularity, term, row_seqs, document_seqs, tfs, lengths)
-    select b.block, ${GRANULARITY_CODES[granularity]}::smallint, x.t, string_to_array(x.s, ',')::bigint[], string_to_array(x.d, ',')::bigint[],
-           string_to_array(x.f, ',')::int[], string_to_array(x.l, ',')::int[]
-    from b, unnest(${list(columns.terms)}, ${list(columns.seqs)}, ${list(columns.documents)}, ${list(columns.tfs)}, ${list(columns.lengths)}) as x(t, s, d, f, l)`.execute(trx);
-}
 
-/**
- * Values as one text parameter that PostgreSQL splits (a text[]; cast for numbers): the driver
- * quotes and escapes each element of an array parameter, which cost the indexing thread more
- * than analysing the text. Terms hold no space (the analyzer's words are letters and digits).
- */
-const list = (values: (string | number)[]): RawBuilder<string[]> => sql`string_to_array(${values.join(' ')}, ' ')`;
 
 /** A row's terms counted: how many in all, and each one's frequency. */
 interface TermCounts {
