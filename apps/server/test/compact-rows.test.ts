@@ -7,6 +7,8 @@ import { openDatabase } from '../src/db/database.ts';
 import * as compactRows from '../src/db/migrations/022_compact_rows.ts';
 import * as textInPieces from '../src/db/migrations/024_text_in_pieces.ts';
 import * as postingsInBlocks from '../src/db/migrations/025_postings_in_blocks.ts';
+import * as blockSizes from '../src/db/migrations/026_block_sizes.ts';
+import * as rowCounts from '../src/db/migrations/027_row_counts.ts';
 import type { Database } from '../src/db/schema.ts';
 import { searchDirectory } from '../src/engine/search/sqlite-file.ts';
 import { sha256 } from '../src/file-store.ts';
@@ -69,6 +71,9 @@ async function documentsAndFiles() {
 
 /** Puts the database back the way migration 021 left it, and SQLite's search files in format 2. */
 async function backToMigration021(database: Database) {
+  await rowCounts.down(database.db as never);
+  await blockSizes.down(database.db as never);
+  await sql`delete from kysely_migration where name in ('026_block_sizes', '027_row_counts')`.execute(database.db);
   await postingsInBlocks.down(database.db as never);
   await sql`delete from kysely_migration where name = '025_postings_in_blocks'`.execute(database.db);
   await textInPieces.down(database.db as never);

@@ -3,6 +3,8 @@ import { beforeAll, expect, test } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
 import * as postingsByCollection from '../src/db/migrations/019_postings_by_collection.ts';
 import * as postingsInBlocks from '../src/db/migrations/025_postings_in_blocks.ts';
+import * as blockSizes from '../src/db/migrations/026_block_sizes.ts';
+import * as rowCounts from '../src/db/migrations/027_row_counts.ts';
 import { addDocumentEvent } from '../src/domain/usage-events.ts';
 import { createEngine } from '../src/engine/engine.ts';
 import { fileHarness } from './support/file-harness.ts';
@@ -75,8 +77,21 @@ test.runIf(postgres)('a database with postings in one table for all collections 
   const before = [await answers(t.h.database, ids[0]!), await answers(t.h.database, ids[1]!)];
   expect(before[0]!.flat().length).toBeGreaterThan(0);
   const tables = await postingsTables();
+  const stats = async () => (await sql<{ collection_id: string; granularity: string; rows: string; tokens: string }>`
+    select collection_id, granularity, sum(rows) as rows, sum(tokens) as tokens from search_stats group by 1, 2 order by 1, 2`.execute(t.h.database.db)).rows;
+  const statsBefore = await stats();
+  const db = t.h.database.db as unknown as Kysely<unknown>;
+  // Search rows counted by document (027): back to a row per page and snippet, each with its length.
+  const { rows: counted } = await sql<{ documents: string; rows: string; tokens: string }>`
+    select count(distinct document_seq) as documents, sum(rows) as rows, sum(tokens) as tokens from search_rows`.execute(t.h.database.db);
+  expect(Number(counted[0]!.documents)).toBeGreaterThan(0);
+  await rowCounts.down(db);
+  const { rows: each } = await sql<{ rows: string; tokens: string }>`select count(*) as rows, sum(length) as tokens from search_rows`.execute(t.h.database.db);
+  expect([Number(each[0]!.rows), Number(each[0]!.tokens)]).toEqual([Number(counted[0]!.rows), Number(counted[0]!.tokens)]);
+  await blockSizes.down(db);
+  await sql`delete from kysely_migration where name in ('026_block_sizes', '027_row_counts')`.execute(t.h.database.db);
   // The layout before migration 019: one table, a row a posting, each naming its collection's key.
-  await postingsInBlocks.down(t.h.database.db as unknown as Kysely<unknown>);
+  await postingsInBlocks.down(db);
   await sql`delete from kysely_migration where name = '025_postings_in_blocks'`.execute(t.h.database.db);
   await postingsByCollection.down(t.h.database.db as unknown as Kysely<unknown>);
   await sql`delete from kysely_migration where name = '019_postings_by_collection'`.execute(t.h.database.db);
@@ -89,6 +104,10 @@ test.runIf(postgres)('a database with postings in one table for all collections 
   try {
     expect(await postingsTables()).toEqual(tables);
     expect([await answers(database, ids[0]!), await answers(database, ids[1]!)]).toEqual(before);
+    expect(await stats()).toEqual(statsBefore);
+    const { rows: again } = await sql<{ rows: string; tokens: string; layout: string }>`
+      select sum(rows) as rows, sum(tokens) as tokens, count(*) - 4 * count(distinct document_seq) as layout from search_rows`.execute(t.h.database.db);
+    expect({ rows: Number(again[0]!.rows), tokens: Number(again[0]!.tokens), layout: Number(again[0]!.layout) }).toEqual({ rows: Number(counted[0]!.rows), tokens: Number(counted[0]!.tokens), layout: 0 });
     // Deleting a document still takes its postings, from its collection's table.
     const [first] = searchCorpus(3, 12);
     expect((await t.h.call('/v1/documents/delete-document', { collection_name: 'mine', path: first!.path }, t.f.keyA)).status).toBe(200);

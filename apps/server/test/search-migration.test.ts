@@ -62,6 +62,10 @@ async function backToMigration006(database: Database) {
     const { rows } = await sql<{ name: string }>`select relname as name from pg_class where relnamespace = current_schema()::regnamespace and relkind = 'r' and relname ~ '^search_postings_[0-9]+$'`.execute(db);
     for (const { name } of rows) await sql`drop table ${sql.table(name)}`.execute(db);
     for (const table of ['search_stats', 'search_rows', 'search_collections']) await sql.raw(`drop table ${table}`).execute(db);
+    // Migrations 025-027's blocks and their sizes.
+    await sql`drop table search_document_blocks, search_block_sizes`.execute(db);
+    await sql`drop sequence search_blocks`.execute(db);
+    await sql`drop function search_remove_postings`.execute(db);
     await sql`drop function search_rows_added`.execute(db);
     await sql`drop function search_rows_removed`.execute(db);
     // Its generated column read the document's text, and pages' and snippets' their content, which
@@ -79,7 +83,8 @@ async function backToMigration006(database: Database) {
     }
     old.close();
   }
-  await sql`delete from kysely_migration where name in ('007_collection_index', '011_compact_postings', '014_covering_postings', '019_postings_by_collection')`.execute(db);
+  const since007 = ['007_collection_index', '011_compact_postings', '014_covering_postings', '019_postings_by_collection', '025_postings_in_blocks', '026_block_sizes', '027_row_counts'];
+  await sql`delete from kysely_migration where name = any(${since007}::text[])`.execute(db);
 }
 
 test('an index of migration 006 moves to one index per collection on start, every document found as before', async () => {

@@ -7,6 +7,8 @@ import { openDatabase } from '../src/db/database.ts';
 import * as compactRows from '../src/db/migrations/022_compact_rows.ts';
 import * as textInPieces from '../src/db/migrations/024_text_in_pieces.ts';
 import * as postingsInBlocks from '../src/db/migrations/025_postings_in_blocks.ts';
+import * as blockSizes from '../src/db/migrations/026_block_sizes.ts';
+import * as rowCounts from '../src/db/migrations/027_row_counts.ts';
 import type { Database } from '../src/db/schema.ts';
 import { analyze } from '../src/engine/search/analyzer.ts';
 import { wholeTextSql } from '../src/engine/search/slices.ts';
@@ -51,6 +53,9 @@ afterAll(async () => {
 async function backToMigration016(database: Database) {
   const { db } = database;
   // Migration 025's blocks, 024's pieces and 022's snippets keyed by seq and files kept as text, undone first.
+  await rowCounts.down(db as never);
+  await blockSizes.down(db as never);
+  await sql`delete from kysely_migration where name in ('026_block_sizes', '027_row_counts')`.execute(db);
   await postingsInBlocks.down(db as never);
   await sql`delete from kysely_migration where name = '025_postings_in_blocks'`.execute(db);
   await textInPieces.down(db as never);

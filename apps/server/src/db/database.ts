@@ -8,6 +8,7 @@ import { migrations } from './migrations/index.ts';
 import { PipelinedPool } from './pipelined-pool.ts';
 import { hasPostgresCode, POSTGRES_ERRORS } from './postgres-errors.ts';
 import { PreparedStatementsClient } from './prepared-statements-client.ts';
+import { rebuildPostgresIndex } from '../engine/search/postgres.ts';
 import { ensureSearchFiles } from '../engine/search/sqlite-file.ts';
 import type { Database, DB } from './schema.ts';
 import { sqliteDialect } from './sqlite-dialect.ts';
@@ -171,7 +172,10 @@ async function migrate(database: Database): Promise<void> {
     await sql`set lock_timeout = 0`.execute(connection);
     try {
       for (let attempt = 1; ; attempt++) {
-        const { error } = await (await migratorOf({ ...database, db: connection })).migrateToLatest();
+        const { error, results } = await (await migratorOf({ ...database, db: connection })).migrateToLatest();
+        // Indexed documents of an index older than 011 (one from migration 006) have no search
+        // rows: built from their stored text, pages and snippets once the tables are today's.
+        if (results?.some((result) => result.migrationName === '011_compact_postings' && result.status === 'Success')) await rebuildPostgresIndex(connection, undefined, { missingOnly: true });
         if (!error) break;
         // Kysely lists every table of the database before it migrates: a table another server
         // drops in that instant (a deleted collection's postings or vectors) fails the listing.

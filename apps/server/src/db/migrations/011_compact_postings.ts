@@ -1,5 +1,4 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
-import { rebuildPostgresIndex } from '../../engine/search/postgres.ts';
 
 /**
  * PostgreSQL: smaller postings, written for less (issue #11 pt 5). A 5 KB document has hundreds
@@ -12,8 +11,8 @@ import { rebuildPostgresIndex } from '../../engine/search/postgres.ts';
  *   statement's transaction, cascades from collections and organizations included, and the
  *   indexing transaction locks its documents against deletion once (engine/search/postgres.ts).
  * The postings move to the new table as they are. Indexed documents without any (a database that
- * came from migration 006 through 007) get theirs built from their stored text, pages and
- * snippets, in this migration's transaction. SQLite: nothing to do.
+ * came from migration 006 through 007) get theirs once every migration has run (db/database.ts
+ * migrate), written as the engine writes them now. SQLite: nothing to do.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
@@ -62,7 +61,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create trigger search_documents_removed after delete on documents
     referencing old table as removed for each statement execute function search_documents_removed()`.execute(db);
 
-  await rebuildPostgresIndex(db, undefined, { missingOnly: true });
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

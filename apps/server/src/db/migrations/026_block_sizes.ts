@@ -2,8 +2,9 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import { createRemovePostings, postingsKeys } from './025_postings_in_blocks.ts';
 
 /**
- * PostgreSQL: each postings block's collection, granularity and number of postings
- * (`search_block_sizes`), so that idle upkeep can merge a collection's small blocks
+ * PostgreSQL: each postings block's granularity and number of postings, by collection
+ * (`search_block_sizes`; migration 025 numbered the blocks it packed by their documents, the same in
+ * several collections), so that idle upkeep can merge a collection's small blocks
  * (engine/search/postgres-merge.ts) without reading its postings to find them. Blocks packed by
  * migration 025 hold every granularity (null) and are not merged. search_remove_postings keeps
  * the sizes, reads the documents' blocks again once it holds their locks (a merge committed
@@ -14,10 +15,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
   await sql`
     create table search_block_sizes (
-      block bigint primary key,
       collection_key bigint not null,
+      block bigint not null,
       granularity smallint,
-      postings bigint not null)`.execute(db);
+      postings bigint not null,
+      primary key (collection_key, block))`.execute(db);
   await sql`create index search_document_blocks_block on search_document_blocks (block)`.execute(db);
   for (const key of await postingsKeys(db)) {
     await sql`
@@ -55,9 +57,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
           select block, granularity, term, array_agg(r order by i), array_agg(d order by i), array_agg(t order by i), array_agg(l order by i)
           from postings where d <> all($1) group by block, granularity, term)
         update search_block_sizes s set postings = s.postings - g.removed
-        from (select block, count(*) as removed from postings where d = any($1) group by block) g where s.block = g.block$f$,
-        'search_postings_' || collection_key) using seqs, blocks;
-      delete from search_block_sizes where block = any(blocks) and postings <= 0;
+        from (select block, count(*) as removed from postings where d = any($1) group by block) g where s.collection_key = $3 and s.block = g.block$f$,
+        'search_postings_' || collection_key) using seqs, blocks, collection_key;
+      delete from search_block_sizes s where s.collection_key = search_remove_postings.collection_key and s.block = any(blocks) and s.postings <= 0;
       delete from search_document_blocks where document_seq = any(seqs);
     end $$`.execute(db);
 }

@@ -23,6 +23,7 @@ import * as vectorsByCollection from './023_vectors_by_collection.ts';
 import * as textInPieces from './024_text_in_pieces.ts';
 import * as postingsInBlocks from './025_postings_in_blocks.ts';
 import * as blockSizes from './026_block_sizes.ts';
+import * as rowCounts from './027_row_counts.ts';
 
 /**
  * Migrations by name; Kysely runs them in name order. Each area adds its own file here
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '024_text_in_pieces': textInPieces,
   '025_postings_in_blocks': postingsInBlocks,
   '026_block_sizes': blockSizes,
+  '027_row_counts': rowCounts,
 };

@@ -158,7 +158,7 @@ async function mergeBlocks(trx: Kysely<any>, collectionKey: number, granularity:
   await sql`insert into search_document_blocks (document_seq, block) select distinct document_seq, ${merged}::bigint from search_document_blocks where block = any(${picked}::bigint[])`.execute(trx);
   await sql`delete from search_document_blocks where block = any(${picked}::bigint[])`.execute(trx);
   await sql`
-    with gone as (delete from search_block_sizes where block = any(${picked}::bigint[]) returning postings)
+    with gone as (delete from search_block_sizes where collection_key = ${collectionKey} and block = any(${picked}::bigint[]) returning postings)
     insert into search_block_sizes (block, collection_key, granularity, postings)
     select ${merged}, ${collectionKey}, ${granularity}, sum(postings) from gone having count(*) > 0`.execute(trx);
   return true;

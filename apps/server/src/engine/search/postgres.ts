@@ -544,7 +544,8 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
   /** One granularity's postings and rows. */
   const indexGranularity = async (granularity: Granularity, source: RawBuilder<SourceRow>): Promise<void> => {
     const { rows } = await source.execute(trx);
-    const lengths = { collection: [] as string[], seq: [] as number[], document: [] as number[], length: [] as number[] };
+    /** Each document's rows of this granularity: how many, and their tokens. */
+    const counts = new Map<number, RowCounts>();
     /** Postings not yet written, by collection key: each collection's go to its own table. */
     const pending = new Map<number, PendingBlock>();
     for (const row of rows) {
@@ -552,10 +553,8 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
       const { count, frequencies } = await termsOf(granularity, row);
       const document = documentSeq.get(row.document_id)!;
       const collection = collectionKey.get(row.collection_id)!;
-      lengths.collection.push(row.collection_id);
-      lengths.seq.push(row.seq);
-      lengths.document.push(document);
-      lengths.length.push(count);
+      const counted = counts.get(document) ?? { collection: row.collection_id, rows: 0, tokens: 0 };
+      counts.set(document, { ...counted, rows: counted.rows + 1, tokens: counted.tokens + count });
       let block = pending.get(collection);
       if (!block) pending.set(collection, (block = new PendingBlock()));
       block.add(row.seq, document, count, frequencies);
@@ -565,7 +564,7 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
       }
     }
     for (const [collection, block] of pending) await writeBlock(trx, granularity, collection, block);
-    await writeRowLengths(trx, granularity, lengths);
+    await writeRowCounts(trx, granularity, counts);
   };
   for (const [granularity, source] of sources) {
     // A large document's rows and terms for this granularity are garbage once it returns, a few
@@ -592,14 +591,22 @@ function rowSources(documentIds: string[]): [Granularity, RawBuilder<SourceRow>]
   ];
 }
 
-/** One granularity's rows (collection, seq, document, length in terms), written to `search_rows`. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function writeRowLengths(trx: Kysely<any>, granularity: Granularity, lengths: { collection: string[]; seq: number[]; document: number[]; length: number[] }): Promise<void> {
-  if (lengths.seq.length === 0) return;
-  await sql`insert into search_rows (collection_id, granularity, row_seq, document_seq, length)
-    select c, ${granularity}, s, d, l
-    from unnest(${lengths.collection}::text[], ${list(lengths.seq)}::bigint[], ${list(lengths.document)}::bigint[], ${list(lengths.length)}::int[]) as x(c, s, d, l)`.execute(trx);
+interface RowCounts {
+  collection: string;
+  rows: number;
+  tokens: number;
 }
+
+/** One granularity's rows counted by document (migration 027), written to `search_rows`; its triggers add them to the statistics. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function writeRowCounts(trx: Kysely<any>, granularity: Granularity, counts: Map<number, RowCounts>): Promise<void> {
+  if (counts.size === 0) return;
+  const values = [...counts.values()];
+  await sql`insert into search_rows (document_seq, granularity, collection_id, rows, tokens)
+    select d, ${granularity}, c, r, t
+    from unnest(${list([...counts.keys()])}::bigint[], ${values.map((value) => value.collection)}::text[], ${list(values.map((value) => value.rows))}::int[], ${list(values.map((value) => value.tokens))}::bigint[]) as x(d, c, r, t)`.execute(trx);
+}
+
 /**
  * Locks these documents against deletion until the transaction ends: postings have no foreign key
  * (one check per posting), so a deletion either comes first (the document is left out here) or
@@ -669,8 +676,10 @@ export async function rebuildPostgresIndex(db: Kysely<any>, collectionId?: strin
     const { rows } = await sql<{ id: string }>`
       select id from documents where index_status = 'indexed' ${inCollection} ${missing} and id > ${after} order by id limit 64`.execute(db);
     if (rows.length === 0) break;
-    await createPostingsTablesOf(db, rows.map((row) => row.id));
-    await indexPostgresDocuments(db, rows.map((row) => row.id));
+    const documentIds = rows.map((row) => row.id);
+    await createPostingsTablesOf(db, documentIds);
+    // A batch a transaction, unless the caller's transaction holds them all.
+    await (db.isTransaction ? indexPostgresDocuments(db, documentIds) : db.transaction().execute((trx) => indexPostgresDocuments(trx, documentIds)));
     after = rows.at(-1)!.id;
   }
 }
