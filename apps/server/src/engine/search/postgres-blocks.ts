@@ -107,7 +107,6 @@ export async function writeBlock(trx: Kysely<any>, granularity: Granularity, col
  */
 export const list = (values: (string | number)[]): RawBuilder<string[]> => sql`string_to_array(${values.join(' ')}, ' ')`;
 
-
 /** Blocks under this many postings are merged; a merge stops once it holds BLOCK_POSTINGS. */
 const SMALL_BLOCK = BLOCK_POSTINGS / 4;
 
@@ -125,7 +124,13 @@ export async function mergeBlocksStep(db: Kysely<any>): Promise<boolean> {
     group by collection_key, granularity having count(*) > 1 limit 1`.execute(db);
   const found = rows[0];
   if (!found) return false;
-  return db.transaction().execute((trx) => mergeBlocks(trx, Number(found.key), found.granularity));
+  try {
+    return await db.transaction().execute((trx) => mergeBlocks(trx, Number(found.key), found.granularity));
+  } catch (error) {
+    // Its collection deleted meanwhile, the postings table with it: its sizes go with the next deletions' upkeep.
+    if (!hasPostgresCode(error, POSTGRES_ERRORS.undefinedTable)) throw error;
+    return false;
+  }
 }
 
 /**
