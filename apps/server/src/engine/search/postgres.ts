@@ -33,8 +33,6 @@ interface SearchValues extends Record<string, unknown> {
  */
 const KEYS_KEPT = 10_000;
 
-
-
 /** Stands for the postings table in a statement compiled once for every collection (withPostingsOf). */
 const POSTINGS_STANDIN = sql.table('search_postings_standin');
 
@@ -42,7 +40,6 @@ const POSTINGS_STANDIN = sql.table('search_postings_standin');
 function withPostingsOf<Row>(collectionKey: number, query: CompiledQuery<Row>): CompiledQuery<Row> {
   return CompiledQuery.raw(query.sql.replaceAll('"search_postings_standin"', `"search_postings_${collectionKey}"`), [...query.parameters]) as CompiledQuery<Row>;
 }
-
 
 /**
  * The postings tables (and keys) these documents' collections lack, each made in a transaction
@@ -83,7 +80,6 @@ async function dropOrphanedTables(db: Kysely<any>, prefix: 'search_postings_' | 
     }
   }
 }
-
 
 /** What the searches of one database handle share: compiled statements, collection keys, document paths, vectors. */
 interface Searcher {
@@ -294,7 +290,6 @@ async function onePipelined<Row>({ db, searchPools }: Database, query: CompiledQ
   }
 }
 
-
 /**
  * A search's rows, on the searches' own connections (database.ts), so they never hold every
  * connection: pipelined ones for a single statement, a pool for a filtered search's two.
@@ -343,7 +338,6 @@ async function search<Row>(
     return [];
   }
 }
-
 
 /**
  * The best rows of one granularity: (rowSeq, weight), at most k + slack, best first, by the
@@ -498,7 +492,6 @@ async function vacuumStaleTables(db: Kysely<DB>): Promise<boolean> {
   return false;
 }
 
-
 interface SourceRow {
   seq: number;
   collection_id: string;
@@ -576,7 +569,6 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
   }
 }
 
-
 /** The rows of each granularity of these documents; pages and snippets as offsets into their document's text (slices.ts). */
 function rowSources(documentIds: string[]): [Granularity, RawBuilder<SourceRow>][] {
   const offsets = sql`seq, collection_id, document_id, '' as text, start_index as start, end_index as "end"`;
@@ -637,8 +629,6 @@ async function deletePostingsOf(trx: Kysely<any>, locked: { seq: number; collect
     await sql`select search_remove_postings(${key}, ${seqs}::bigint[])`.execute(trx);
   }
 }
-
-
 
 /** A row's terms counted: how many in all, and each one's frequency. */
 interface TermCounts {
