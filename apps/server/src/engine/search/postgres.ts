@@ -516,7 +516,7 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
   const documentSeq = new Map(locked.map((row) => [row.id, row.seq]));
   const collectionKey = await collectionKeysOf(trx, locked);
   await deletePostingsOf(trx, locked, collectionKey);
-  const sources = rowSources(documentIds);
+  const sources = rowSources(documentIds, locked.map((row) => row.seq));
   // A document's text analysed once: its pages and snippets are slices of it (analyzer.ts).
   const texts = new Map<string, TextTerms>();
   const documentTexts = new Map<string, string>();
@@ -569,12 +569,17 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
   }
 }
 
-/** The rows of each granularity of these documents; pages and snippets as offsets into their document's text (slices.ts). */
-function rowSources(documentIds: string[]): [Granularity, RawBuilder<SourceRow>][] {
+/**
+ * The rows of each granularity of these documents (their ids and seqs); pages and snippets as
+ * offsets into their document's text (slices.ts). Snippets are found by their documents' seqs:
+ * joined from the documents' ids, a table never analyzed during a long ingestion was planned as a
+ * scan of every snippet, and ingestion slowed as the collection grew.
+ */
+function rowSources(documentIds: string[], documentSeqs: number[]): [Granularity, RawBuilder<SourceRow>][] {
   const offsets = sql`seq, collection_id, document_id, '' as text, start_index as start, end_index as "end"`;
   const snippets = (granularity: 'coarse' | 'fine') =>
     sql<SourceRow>`select c.seq, d.collection_id, d.id as document_id, '' as text, c.start_index as start, c.end_index as "end"
-      from documents d join chunks c on c.document_seq = d.seq where d.id = any(${documentIds}::text[]) and c.granularity = ${granularity}`;
+      from chunks c join documents d on d.seq = c.document_seq where c.document_seq = any(${documentSeqs}::bigint[]) and c.granularity = ${granularity}`;
   return [
     ['documents', sql<SourceRow>`select seq, collection_id, id as document_id, coalesce(${wholeTextSql('documents')}, '') as text, 0 as start, 0 as "end" from documents where id = any(${documentIds}::text[])`],
     ['pages', sql<SourceRow>`select ${offsets} from pages where document_id = any(${documentIds}::text[])`],
