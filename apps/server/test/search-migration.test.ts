@@ -84,7 +84,7 @@ async function backToMigration006(database: Database) {
     old.close();
   }
   const since007 = ['007_collection_index', '011_compact_postings', '014_covering_postings', '019_postings_by_collection', '025_postings_in_blocks', '026_block_sizes', '027_row_counts'];
-  await sql`delete from kysely_migration where name = any(${since007}::text[])`.execute(db);
+  await sql`delete from kysely_migration where name in (${sql.join(since007)})`.execute(db);
 }
 
 test('an index of migration 006 moves to one index per collection on start, every document found as before', async () => {

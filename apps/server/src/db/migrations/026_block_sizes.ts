@@ -5,7 +5,7 @@ import { createRemovePostings, postingsKeys } from './025_postings_in_blocks.ts'
  * PostgreSQL: each postings block's granularity and number of postings, by collection
  * (`search_block_sizes`; migration 025 numbered the blocks it packed by their documents, the same in
  * several collections), so that idle upkeep can merge a collection's small blocks
- * (engine/search/postgres-merge.ts) without reading its postings to find them. Blocks packed by
+ * (engine/search/postgres-blocks.ts) without reading its postings to find them. Blocks packed by
  * migration 025 hold every granularity (null) and are not merged. search_remove_postings keeps
  * the sizes, reads the documents' blocks again once it holds their locks (a merge committed
  * meanwhile moves them to a new block), and finds a block's documents through an index of its own.
