@@ -12,6 +12,7 @@ import { contentFromOfRow, contentFromSql, contentOfRow, contentSql, type Conten
 import type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
 import { collectionKeys } from './postgres-keys.ts';
 import { compactPostingsStep, createPostingsTable, dropOrphanedBlockSizes, GRANULARITY_CODES, list, mergeBlocksStep, PendingBlock, postingsTable, BLOCK_POSTINGS, writeBlock } from './postgres-blocks.ts';
+import { IndexRebuilds, vacuumStaleTables } from './postgres-upkeep.ts';
 import { type PostgresVectors, postgresVectors } from './postgres-vectors.ts';
 import { FUSION_DEPTH, hybridHits, type VectorEmbedder } from './vectors.ts';
 
@@ -172,6 +173,7 @@ async function commonTerms({ database, keys }: SearchContext, ...[collectionId, 
 export function postgresSearchIndex(database: Database, embedder: VectorEmbedder | null = null): SearchIndex {
   const { db } = database;
   const vectors = postgresVectors(db, embedder);
+  const indexRebuilds = new IndexRebuilds();
   const keys = new CollectionKeys(database);
   const context: SearchContext = { database, compiled: new CompiledOnce<SearchValues>(), keys };
   const paths = new DocumentPaths((documentIds) => onePipelined(database, compiledPaths(db, documentIds)));
@@ -208,7 +210,8 @@ export function postgresSearchIndex(database: Database, embedder: VectorEmbedder
     },
     // Small blocks merged and their space given back (postgres-blocks.ts); the planner's statistics, and index-only scans' visibility map.
     // Then, with an embedder, documents whose vectors are missing or another embedder's.
-    upkeepStep: async () => (await mergeBlocksStep(db)) || (await compactPostingsStep(db)) || (await vacuumStaleTables(db)) || vectors.reembedStep(),
+    upkeepStep: async () =>
+      (await mergeBlocksStep(db)) || (await compactPostingsStep(db)) || (await vacuumStaleTables(db)) || (await indexRebuilds.step(db)) || vectors.reembedStep(),
     vectorSearch: async () => ((await vectors.available()) ? 'approximate' : 'unavailable'),
   };
 }
@@ -467,29 +470,6 @@ async function failingExcluded(trx: Kysely<DB>, failing: RawBuilder<unknown>, ch
 async function countedUpTo(trx: Kysely<DB>, seqs: RawBuilder<unknown>): Promise<number> {
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from (select 1 from (${seqs}) c limit ${PASSING_LOOKED_UP_MOST + 1}) c`.execute(trx);
   return rows[0]!.n;
-}
-
-/**
- * Upkeep while ingestion is idle: VACUUM (ANALYZE) of the tables searches read once a tenth of
- * their rows (and at least 1,000) were added or changed since the last one. Autovacuum does the
- * same within minutes where it runs (it is off on some installations, this machine's among them);
- * until it has, the planner guesses (right after the judged collection, 1,460 abstracts, was
- * ingested its top-documents answered at p50 17.9 ms, against 6.7 ms after an ANALYZE that took
- * 80 ms), and index-only scans read rows on pages not yet marked all-visible from the table too:
- * the postings (migration 014; a table per collection, vacuumed once it changed much), and the metadata a filter looks up (20 MB, a filter passing half
- * the documents: 4,000 rows read from the table a search, top-documents p50 10.6 ms against 2.8
- * unfiltered, and the index's value column left unused while the statistics had none).
- * Raw files whose text is their document's are deleted once indexed (file_in_text): vacuumed, the
- * emptied pages at the end of `blobs` go back to the disk.
- * One step a quiet period (false): statistics views lag the vacuum by up to a second.
- */
-async function vacuumStaleTables(db: Kysely<DB>): Promise<boolean> {
-  const stale = await sql<{ relname: string }>`select relname from pg_stat_user_tables
-    where schemaname = current_schema()
-      and (relname ~ '^search_postings_[0-9]+$' or relid in ('search_rows'::regclass, 'document_metadata'::regclass, 'documents'::regclass, 'blobs'::regclass))
-      and (n_mod_since_analyze >= 1000 + n_live_tup / 10 or n_ins_since_vacuum >= 1000 + n_live_tup / 10)`.execute(db);
-  for (const { relname } of stale.rows) await sql`vacuum (analyze) ${sql.id(relname)}`.execute(db);
-  return false;
 }
 
 interface SourceRow {
