@@ -17,7 +17,8 @@ const { dataDir, databaseUrl, storage, models, concurrency, graceMs, checkpoints
 const port = parentPort!;
 if (!lowerThisThreadsPriority(nice)) port.postMessage({ type: 'info', text: `ingest: could not lower this thread's priority to nice ${nice}; ingestion shares the cores with searches as an equal` });
 surviveStrayPdfJsFailures({ info: (text) => port.postMessage({ type: 'info', text }) });
-const database = await openDatabase({ dataDir, databaseUrl });
+// The server brought the search files in line before starting its threads; the other thread may be writing one now.
+const database = await openDatabase({ dataDir, databaseUrl, searchFilesInLine: true });
 const log = {
   info: (text: string) => port.postMessage({ type: 'info', text }),
   error: (detail: unknown, text?: string) => port.postMessage({ type: 'error', text: text ?? 'ingest error', detail: String((detail as { err?: unknown })?.err ?? detail) }),

@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { existsSync } from 'node:fs';
+import { openDatabase } from '../src/db/database.ts';
 import { ensureSearchFiles, ftsTable, GRANULARITIES, lengthsTable, searchFilePath } from '../src/engine/search/sqlite-file.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
@@ -160,6 +161,26 @@ describe.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the SQLite search
     expect(await h.engine.search.upkeepStep()).toBe(false);
     file.close();
     await expectRankedAsRebuilt(id, '"seal" OR "gull" OR "3"');
+  });
+
+  test('an ingestion thread opening the database leaves alone a search file another thread is creating', async () => {
+    expect((await h.call('/v1/collections/add-collection', { collection_name: 'creating' }, f.keyA)).status).toBe(201);
+    const file = searchFilePath(h.database.sqlitePath!, await collectionId('creating'));
+    // A writer's first moment: the file made, its tables not yet (they come in one transaction).
+    const writer = new SQLite(file);
+    writer.pragma('journal_mode = WAL');
+    const inode = statSync(file).ino;
+    const thread = await openDatabase({ dataDir: h.config.dataDir, searchFilesInLine: true });
+    await thread.destroy();
+    expect(statSync(file).ino).toBe(inode);
+    // What the writer goes on to write is in the file searches read.
+    writer.exec('create table written (n integer)');
+    writer.exec('insert into written values (1)');
+    writer.close();
+    const reader = new SQLite(file, { readonly: true });
+    expect(reader.prepare('select n from written').pluck().get()).toBe(1);
+    reader.close();
+    rmSync(file, { force: true });
   });
 
   test("a collection's search file comes with its first indexed document and goes with it", async () => {

@@ -23,6 +23,12 @@ export interface DatabaseOptions {
   searchConnections?: number;
   /** PostgreSQL: pipelined connections that run every other search (default: defaultSearchPipelines). */
   searchPipelines?: number;
+  /**
+   * SQLite: the process's main thread has already brought the search files in line with the main
+   * file (ensureSearchFiles), as a server's ingestion threads find it. They must not again: another
+   * thread may be creating a search file, which would look incomplete and be rebuilt under it.
+   */
+  searchFilesInLine?: boolean;
 }
 
 /**
@@ -64,12 +70,12 @@ const defaultSearchConnections = (): number => Math.min(20, 4 * availableParalle
 const defaultSearchPipelines = (): number => Math.max(1, availableParallelism() - 1);
 
 /** Opens SQLite under the data folder (default) or PostgreSQL (DATABASE_URL), and migrates it. */
-export async function openDatabase({ dataDir, databaseUrl, searchThreads, searchConnections, searchPipelines }: DatabaseOptions): Promise<Database> {
+export async function openDatabase({ dataDir, databaseUrl, searchThreads, searchConnections, searchPipelines, searchFilesInLine }: DatabaseOptions): Promise<Database> {
   const database = databaseUrl?.startsWith('postgres')
     ? openPostgres(databaseUrl, searchConnections ?? defaultSearchConnections(), searchPipelines ?? defaultSearchPipelines())
     : { ...openSqlite(dataDir, databaseUrl), searchThreads };
   await migrate(database);
-  if (database.sqlitePath) ensureSearchFiles(database.sqlitePath);
+  if (database.sqlitePath && !searchFilesInLine) ensureSearchFiles(database.sqlitePath);
   return database;
 }
 
