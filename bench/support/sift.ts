@@ -162,12 +162,6 @@ export async function startSift(options: {
           `select coalesce(sum(pg_total_relation_size(c.oid)), 0) as bytes from pg_class c
              where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p', 'm')`,
         );
-        if (process.env.SIFT_BENCH_STORAGE_DETAIL) {
-          const detail = await client.query(`select c.relname, pg_relation_size(c.oid) as heap, pg_indexes_size(c.oid) as idx, pg_total_relation_size(c.oid) - pg_relation_size(c.oid) - pg_indexes_size(c.oid) as toast, (select n_live_tup from pg_stat_user_tables s where s.relid = c.oid) as live, (select n_dead_tup from pg_stat_user_tables s where s.relid = c.oid) as dead from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r','p','m') order by pg_total_relation_size(c.oid) desc limit 25`);
-          console.log(detail.rows.map((r) => `${r.relname} heap ${(r.heap / 1e6).toFixed(2)} idx ${(r.idx / 1e6).toFixed(2)} toast ${(r.toast / 1e6).toFixed(2)} live ${r.live} dead ${r.dead}`).join('\n'));
-          const ix = await client.query(`select c.relname, pg_relation_size(c.oid) as bytes from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relkind = 'i' order by 2 desc limit 25`);
-          console.log(ix.rows.map((r) => `  index ${r.relname} ${(r.bytes / 1e6).toFixed(2)}`).join('\n'));
-        }
         return Number(rows[0]!.bytes);
       } finally {
         await client.end();
