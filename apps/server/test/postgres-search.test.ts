@@ -303,23 +303,3 @@ test.runIf(postgres)("idle upkeep merges a collection's small blocks and gives t
     }
   }
 });
-
-test.runIf(postgres)('once ingestion is idle, the indexes of documents that changed much are rebuilt to about their fresh size', async () => {
-  await t.h.call('/v1/collections/add-collection', { collection_name: 'churn' }, t.f.keyA);
-  // A document's claims, parse and indexing each add an entry to every index of `documents`.
-  for (let i = 0; i < 400; i += 50) {
-    const batch = Array.from({ length: 50 }, (_, j) => `c${i + j}.txt`);
-    await Promise.all(batch.map((path) => t.h.call('/v1/documents/add-document', { collection_name: 'churn', path, content: { type: 'text', text: `Churn ${path}.` } }, t.f.keyA)));
-  }
-  await t.f.workers.idle();
-  const overFreshSize = async () => {
-    await t.h.engine.search.upkeepStep();
-    return t.h.database.db.transaction().execute(async (trx) => {
-      await sql`create temp table fresh_documents (like documents including indexes) on commit drop`.execute(trx);
-      await sql`insert into fresh_documents select * from documents`.execute(trx);
-      const { rows } = await sql<{ ratio: number }>`select pg_indexes_size('documents')::float8 / pg_indexes_size('fresh_documents') as ratio`.execute(trx);
-      return rows[0]!.ratio;
-    });
-  };
-  await expect.poll(overFreshSize, { timeout: 30_000, interval: 200 }).toBeLessThan(1.3);
-});

@@ -39,6 +39,7 @@ export class IndexRebuilds {
 
   /** One table's indexes rebuilt; false when none needs it. */
   async step(db: Kysely<DB>): Promise<boolean> {
+    if (await dropUnfinishedRebuilds(db)) return true;
     const { rows } = await sql<{ relname: string; changed: string; live: string }>`
       select relname, n_tup_upd - n_tup_hot_upd + n_tup_del as changed, n_live_tup as live from pg_stat_user_tables
       where schemaname = current_schema() and relname in (${sql.join(CHANGING_TABLES)})`.execute(db);
@@ -46,10 +47,22 @@ export class IndexRebuilds {
       // Counters start again after a crash or a statistics reset.
       const since = Number(changed) - Math.min(this.changedAtRebuild.get(relname) ?? 0, Number(changed));
       if (since < Math.max(Number(live), 1000)) continue;
-      await sql`reindex table concurrently ${sql.id(relname)}`.execute(db);
+      // Tried once per round of changes: one that failed (a lock waited for too long) waits for the next.
       this.changedAtRebuild.set(relname, Number(changed));
+      await sql`reindex table concurrently ${sql.id(relname)}`.execute(db);
       return true;
     }
     return false;
   }
+}
+
+/**
+ * A concurrent rebuild cut short (a lock waited for too long, a server stopped) leaves its new
+ * indexes behind, invalid yet written to by every change: they go first. True when there were any.
+ */
+async function dropUnfinishedRebuilds(db: Kysely<DB>): Promise<boolean> {
+  const { rows } = await sql<{ name: string }>`select c.relname as name from pg_index i join pg_class c on c.oid = i.indexrelid
+    where c.relnamespace = current_schema()::regnamespace and not i.indisvalid and c.relname like '%\_ccnew%'`.execute(db);
+  for (const { name } of rows) await sql`drop index concurrently if exists ${sql.id(name)}`.execute(db);
+  return rows.length > 0;
 }

@@ -1,0 +1,52 @@
+import { sql } from 'kysely';
+import pg from 'pg';
+import { expect, test } from 'vitest';
+import { IndexRebuilds } from '../src/engine/search/postgres-upkeep.ts';
+import { fileHarness } from './support/file-harness.ts';
+
+// PostgreSQL: idle upkeep rebuilds the indexes of bookkeeping tables that changed much
+// (postgres-upkeep.ts). A schema of their own: other tests' documents would dilute the changes.
+
+const postgres = process.env.SIFT_TEST_DIALECT === 'postgres';
+const t = fileHarness({ when: postgres });
+
+test.runIf(postgres)('once ingestion is idle, the indexes of documents that changed much are rebuilt to about their fresh size', async () => {
+  await t.h.call('/v1/collections/add-collection', { collection_name: 'churn' }, t.f.keyA);
+  // A document's claims, parse and indexing each add an entry to every index of `documents`.
+  for (let i = 0; i < 500; i += 50) {
+    const batch = Array.from({ length: 50 }, (_, j) => `c${i + j}.txt`);
+    await Promise.all(batch.map((path) => t.h.call('/v1/documents/add-document', { collection_name: 'churn', path, content: { type: 'text', text: `Churn ${path}.` } }, t.f.keyA)));
+  }
+  await t.f.workers.idle();
+  const overFreshSize = async () => {
+    await t.h.engine.search.upkeepStep();
+    return t.h.database.db.transaction().execute(async (trx) => {
+      await sql`create temp table fresh_documents (like documents including indexes) on commit drop`.execute(trx);
+      await sql`insert into fresh_documents select * from documents`.execute(trx);
+      const { rows } = await sql<{ ratio: number }>`select pg_indexes_size('documents')::float8 / pg_indexes_size('fresh_documents') as ratio`.execute(trx);
+      return rows[0]!.ratio;
+    });
+  };
+  await expect.poll(overFreshSize, { timeout: 30_000, interval: 200 }).toBeLessThan(1.3);
+});
+
+test.runIf(postgres)('what a rebuild cut short by a transaction holding an old snapshot leaves behind goes at the next step', async () => {
+  const rebuilds = new IndexRebuilds();
+  const holder = new pg.Client({ connectionString: t.h.config.databaseUrl });
+  await holder.connect();
+  try {
+    // A concurrent rebuild waits for every older snapshot before it swaps its new indexes in.
+    await holder.query('begin isolation level repeatable read');
+    await holder.query('select count(*) from documents');
+    // A server just started counts every change since the tables were made: a rebuild is due.
+    await expect(rebuilds.step(t.h.database.db)).rejects.toThrow();
+  } finally {
+    await holder.query('rollback');
+    await holder.end();
+  }
+  // The next step drops what the failed rebuild left.
+  expect(await rebuilds.step(t.h.database.db)).toBe(true);
+  const { rows } = await sql<{ name: string }>`select c.relname as name from pg_index i join pg_class c on c.oid = i.indexrelid
+    join pg_namespace n on n.oid = c.relnamespace where n.nspname = current_schema() and not i.indisvalid`.execute(t.h.database.db);
+  expect(rows).toEqual([]);
+});
