@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { existsSync } from 'node:fs';
 import { openDatabase } from '../src/db/database.ts';
-import { ensureSearchFiles, ftsTable, GRANULARITIES, lengthsTable, searchFilePath } from '../src/engine/search/sqlite-file.ts';
+import { ensureSearchFiles, ftsTable, GRANULARITIES, lengthsTable, searchDirectory, searchFilePath } from '../src/engine/search/sqlite-file.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
@@ -181,6 +181,23 @@ describe.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the SQLite search
     expect(reader.prepare('select n from written').pluck().get()).toBe(1);
     reader.close();
     rmSync(file, { force: true });
+  });
+
+  test('a new search file appears whole, its drafts gone; a draft left by a stopped writer goes at start', async () => {
+    expect((await h.call('/v1/collections/add-collection', { collection_name: 'whole' }, f.keyA)).status).toBe(201);
+    await h.call('/v1/documents/add-document', { collection_name: 'whole', path: 'auks.txt', content: { type: 'text', text: 'Auks nest on cliffs.' } }, f.keyA);
+    await f.workers.idle();
+    const id = await collectionId('whole');
+    const file = new SQLite(searchFilePath(h.database.sqlitePath!, id), { readonly: true });
+    // Made with its tables and incremental auto-vacuum before it was linked into place.
+    expect([file.pragma('auto_vacuum', { simple: true }), file.pragma('journal_mode', { simple: true })]).toEqual([2, 'wal']);
+    file.close();
+    const drafts = () => readdirSync(searchDirectory(h.database.sqlitePath!)).filter((name) => name.includes('.draft-'));
+    expect(drafts()).toEqual([]);
+    writeFileSync(`${searchFilePath(h.database.sqlitePath!, id)}.draft-1-1`, '');
+    ensureSearchFiles(h.database.sqlitePath!);
+    expect(drafts()).toEqual([]);
+    expect((await h.call('/v1/queries/top-documents', { collection_name: 'whole', query: 'auks', k: 10 }, f.keyA)).body.results.map((r: { path: string }) => r.path)).toEqual(['auks.txt']);
   });
 
   test("a collection's search file comes with its first indexed document and goes with it", async () => {

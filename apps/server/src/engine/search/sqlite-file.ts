@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { COLLECT_AFTER_CHARS, collectGarbage } from '../../memory.ts';
 import { whenUnlocked } from '../../db/sqlite-busy.ts';
@@ -61,6 +62,8 @@ export function searchDirectory(sqlitePath: string): string {
 }
 
 const COLLECTION_FILE = /^([0-9a-f-]{36})\.db$/;
+/** A new search file while its tables are made, before it is linked into place (createSearchFile). */
+const DRAFT_FILE = /^[0-9a-f-]{36}\.db\.draft-\d+-\d+$/;
 
 /** The search file of one collection (collection ids are UUIDs: safe file names). */
 export function searchFilePath(sqlitePath: string, collectionId: string): string {
@@ -344,11 +347,11 @@ function vectorUpkeep(
 async function openWriteConnection(sqlitePath: string, collectionId: string): Promise<SQLite.Database> {
   mkdirSync(searchDirectory(sqlitePath), { recursive: true });
   // No busy timeout: waits for the lock happen in whenUnlocked, between event-loop turns.
-  const connection = new SQLite(searchFilePath(sqlitePath, collectionId), { timeout: 0 });
+  const file = searchFilePath(sqlitePath, collectionId);
+  if (!existsSync(file)) createSearchFile(file);
+  const connection = new SQLite(file, { timeout: 0, fileMustExist: true });
   try {
     await whenUnlocked(() => {
-      // Before anything is written, or it applies only after a vacuum (a new file's pages, reclaim).
-      connection.pragma('auto_vacuum = incremental');
       connection.pragma('journal_mode = WAL');
       connection.pragma('synchronous = NORMAL');
       connection.transaction(() => createTables(connection))();
@@ -360,6 +363,32 @@ async function openWriteConnection(sqlitePath: string, collectionId: string): Pr
   connection.pragma('cache_size = -16384');
   connection.prepare('attach database ? as source').run(sqlitePath);
   return connection;
+}
+
+/**
+ * Makes a collection's search file with its tables under a draft name, then links it into place
+ * (a link, unlike a rename, never replaces a file another writer linked first). A file at a
+ * collection's path is then always complete: a server starting beside a writer (a worker
+ * process) never takes one being made for a broken one and rebuilds it under that writer.
+ */
+function createSearchFile(file: string): void {
+  const draft = `${file}.draft-${process.pid}-${threadId}`;
+  const connection = new SQLite(draft);
+  try {
+    // Before anything is written, or it applies only after a vacuum.
+    connection.pragma('auto_vacuum = incremental');
+    connection.pragma('journal_mode = WAL');
+    connection.transaction(() => createTables(connection))();
+  } finally {
+    connection.close();
+  }
+  try {
+    linkSync(draft, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    removeSearchFile(draft);
+  }
 }
 
 /** Opens (creating when missing) a collection's search file and prepares its write. */
@@ -621,6 +650,9 @@ export function ensureSearchFiles(sqlitePath: string): void {
   removeSearchFile(sqlitePath.endsWith('.db') ? `${sqlitePath.slice(0, -'.db'.length)}-search.db` : `${sqlitePath}-search`);
   const directory = searchDirectory(sqlitePath);
   mkdirSync(directory, { recursive: true });
+  // Listed before the collections are read: a collection's row comes before its file, so a file
+  // listed whose collection is not read is one of a collection that is gone.
+  const names = readdirSync(directory);
   const main = new SQLite(sqlitePath, { readonly: true, fileMustExist: true });
   let collections: { id: string; indexed: number }[];
   try {
@@ -636,9 +668,11 @@ export function ensureSearchFiles(sqlitePath: string): void {
     main.close();
   }
   const live = new Set(collections.map((collection) => collection.id));
-  for (const name of readdirSync(directory)) {
-    const id = COLLECTION_FILE.exec(name.replace(/-(wal|shm|journal)$/, ''))?.[1] ?? ANN_FILE.exec(name)?.[1];
-    if (id && !live.has(id)) rmSync(join(directory, name), { force: true });
+  for (const name of names) {
+    const base = name.replace(/-(wal|shm|journal)$/, '');
+    const id = COLLECTION_FILE.exec(base)?.[1] ?? ANN_FILE.exec(name)?.[1];
+    // A draft is one a writer stopped making (or, beside a worker process, one it makes now: its batch is retried).
+    if ((id && !live.has(id)) || DRAFT_FILE.test(base)) rmSync(join(directory, name), { force: true });
   }
   for (const { id, indexed } of collections) {
     const file = searchFilePath(sqlitePath, id);
