@@ -25,8 +25,8 @@ export interface DatabaseOptions {
   searchPipelines?: number;
   /**
    * SQLite: the process's main thread has already brought the search files in line with the main
-   * file (ensureSearchFiles), as a server's ingestion threads find it. They must not again: another
-   * thread may be creating a search file, which would look incomplete and be rebuilt under it.
+   * file (ensureSearchFiles), as a server's ingestion threads find it. They must not again: the
+   * other thread may be writing a search file meanwhile, and a rebuild would replace it under it.
    */
   searchFilesInLine?: boolean;
 }
