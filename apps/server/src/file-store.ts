@@ -15,7 +15,13 @@ export interface ObjectStore {
    * Objects of at most `maxBytes` kept in the database, written in the transaction that makes a
    * document reference them: nothing is written before that commits, and no file is created.
    */
-  readonly small?: { maxBytes: number; write(trx: Kysely<DB>, hash: string, bytes: Buffer): Promise<void> };
+  readonly small?: {
+    maxBytes: number;
+    /** As the bytes are: the upload's transaction is not held while they are compressed. */
+    write(trx: Kysely<DB>, hash: string, bytes: Buffer): Promise<void>;
+    /** Compresses those of these objects it holds as written, once their documents are indexed. */
+    compress(db: Kysely<DB>, hashes: string[]): Promise<void>;
+  };
   write(hash: string, bytes: Buffer): Promise<void>;
   /** The bytes; rejects with ObjectMissing when nothing is stored under the hash, with another error when the store cannot be reached. */
   read(hash: string): Promise<Buffer>;
@@ -51,6 +57,8 @@ export interface FileStore {
   stream(hash: string): Promise<Readable>;
   /** Removes the objects of these hashes that no document needs any more (references, and keeps no copy of as its text). */
   release(database: Database, hashes: Iterable<string>): Promise<void>;
+  /** Objects kept once their documents are indexed: those held in the database are compressed. */
+  compressKept(database: Database, hashes: string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -110,6 +118,7 @@ export function fileStore(objects: ObjectStore): FileStore {
         });
       }
     },
+    compressKept: async (database, hashes) => objects.small?.compress(database.db, hashes),
     close: () => objects.close(),
   };
 }

@@ -15,11 +15,41 @@ const decompress = promisify(gunzip);
  */
 export async function writeBlob(db: Kysely<DB>, hash: string, bytes: Buffer): Promise<void> {
   const gzipped = await compress(bytes);
+  await insertBlob(db, hash, gzipped.length < bytes.length ? gzipped : bytes, bytes.length);
+}
+
+/**
+ * A small file as it is, in the transaction adding its document: compressing there held the
+ * transaction, and every upload grouped with it, for a round trip to the thread pool, and most
+ * such files (plain text) are dropped once their text is indexed. Those kept once indexed are compressed then
+ * (compressBlobs).
+ */
+export async function writeBlobAsIs(db: Kysely<DB>, hash: string, bytes: Buffer): Promise<void> {
+  await insertBlob(db, hash, bytes, bytes.length);
+}
+
+async function insertBlob(db: Kysely<DB>, hash: string, stored: Buffer, size: number): Promise<void> {
   await db
     .insertInto('blobs')
-    .values({ hash, bytes: gzipped.length < bytes.length ? gzipped : bytes, size: bytes.length, created_at: new Date().toISOString() })
+    .values({ hash, bytes: stored, size, created_at: new Date().toISOString() })
     .onConflict((conflict) => conflict.column('hash').doNothing())
     .execute();
+}
+
+/** Of these files, those of at most `maxBytes` stored as they are, gzipped where that makes them smaller. */
+export async function compressBlobs(db: Kysely<DB>, hashes: string[], maxBytes: number): Promise<void> {
+  if (hashes.length === 0) return;
+  const rows = await db
+    .selectFrom('blobs')
+    .select(['hash', 'bytes'])
+    .where('hash', 'in', hashes)
+    .where('size', '<=', maxBytes)
+    .where(sql`length(bytes)`, '=', sql.ref('size'))
+    .execute();
+  for (const row of rows) {
+    const gzipped = await compress(row.bytes);
+    if (gzipped.length < row.bytes.length) await db.updateTable('blobs').set({ bytes: gzipped }).where('hash', '=', row.hash).execute();
+  }
 }
 
 export async function readBlob(db: Kysely<DB>, hash: string): Promise<Buffer | null> {

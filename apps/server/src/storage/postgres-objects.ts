@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { blobExists, deleteBlobs, readBlobInSlices, writeBlob } from '../db/blobs.ts';
+import { blobExists, compressBlobs, deleteBlobs, readBlobInSlices, writeBlob, writeBlobAsIs } from '../db/blobs.ts';
 import type { Database } from '../db/schema.ts';
 import { dependencyUnavailable } from '../dependencies.ts';
 import { ObjectMissing, type ObjectStore, SMALL_OBJECT_BYTES } from '../file-store.ts';
@@ -21,7 +21,7 @@ export function postgresObjects(database: Database): ObjectStore {
   };
   return {
     kind: 'postgres',
-    small: { maxBytes: SMALL_OBJECT_BYTES, write: writeBlob },
+    small: { maxBytes: SMALL_OBJECT_BYTES, write: writeBlobAsIs, compress: (db, hashes) => compressBlobs(db, hashes, SMALL_OBJECT_BYTES) },
     write: (hash, bytes) => writeBlob(database.db, hash, bytes).catch(asOutage),
     read,
     exists: (hash, db) => blobExists(db, hash),

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { blobExists, deleteBlobs, readBlob, writeBlob } from '../db/blobs.ts';
+import { blobExists, compressBlobs, deleteBlobs, readBlob, writeBlobAsIs } from '../db/blobs.ts';
 import type { Database } from '../db/schema.ts';
 import { type ObjectStore, SMALL_OBJECT_BYTES } from '../file-store.ts';
 import { diskObjects } from './disk-objects.ts';
@@ -13,7 +13,7 @@ export function sqliteObjects(database: Database, dataDir: string): ObjectStore 
   const disk = diskObjects(dataDir);
   return {
     kind: 'sqlite',
-    small: { maxBytes: SMALL_OBJECT_BYTES, write: writeBlob },
+    small: { maxBytes: SMALL_OBJECT_BYTES, write: writeBlobAsIs, compress: (db, hashes) => compressBlobs(db, hashes, SMALL_OBJECT_BYTES) },
     write: disk.write,
     read: async (hash) => (await readBlob(database.db, hash)) ?? disk.read(hash),
     exists: async (hash, db) => (await blobExists(db, hash)) || disk.exists(hash, db),

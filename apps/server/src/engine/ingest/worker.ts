@@ -418,6 +418,9 @@ async function finishBatch(ingestion: Ingestion, items: Prepared[]): Promise<voi
   // removed with their documents. A document lost since step 1 is its new holder's to finish.
   const fileTexts = indexed.filter((item) => item.fileInText).map((item) => item.job.file_hash);
   if (fileTexts.length > 0) await ingestion.files.release(ingestion.database, fileTexts).catch(() => {});
+  // Kept files are compressed at rest; one that fails stays as uploaded, still read the same.
+  const keptFiles = indexed.filter((item) => !item.fileInText).map((item) => item.job.file_hash);
+  await ingestion.files.compressKept(ingestion.database, keptFiles).catch(() => {});
 }
 
 /** Usage events of a batch, summed per collection: one upsert per collection and kind. */
