@@ -573,7 +573,7 @@ const BUSY_BACKOFF_MS = 500;
  * batch's time before claiming the next, leaving the database's CPU to the searches (#13: searches
  * keep at least half their idle rate while ingesting, ingestion at least a quarter of its own).
  */
-const SEARCH_PACE = 1;
+const SEARCH_PACE = 0.5;
 
 /**
  * The longest such pause: a large document's batch takes minutes, and a stop waits for the pause
