@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -130,6 +130,39 @@ describe.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the SQLite search
   test('a missing search file is rebuilt from the indexed documents, ranking as before', async () => {
     await f.workers.idle(); // pending deletions applied: the original's statistics count live rows only
     await expectRankedAsRebuilt(await collectionId('files'), '"otter" OR "fish" OR "seal" OR "gull"');
+  });
+
+  test('a search file of another format is made anew in its place, and no draft of it is left', async () => {
+    await f.workers.idle();
+    const id = await collectionId('files');
+    const statistics = (file: string) => {
+      const connection = new SQLite(file, { readonly: true });
+      try {
+        return connection.prepare('select * from stats order by granularity').all();
+      } finally {
+        connection.close();
+      }
+    };
+    const copyDir = mkdtempSync(join(tmpdir(), 'sift-search-stale-'));
+    try {
+      const copy = join(copyDir, 'sift.db');
+      const source = new SQLite(h.database.sqlitePath!, { readonly: true });
+      source.exec(`vacuum into '${copy}'`);
+      source.close();
+      mkdirSync(searchDirectory(copy));
+      // A file at the collection's path that is not a search file of this format (user_version 0).
+      const stale = new SQLite(searchFilePath(copy, id));
+      stale.exec('create table leftover (x)');
+      stale.close();
+      ensureSearchFiles(copy);
+      const rebuilt = new SQLite(searchFilePath(copy, id), { readonly: true });
+      expect(rebuilt.prepare(`select count(*) as n from sqlite_master where name = 'leftover'`).get()).toEqual({ n: 0 });
+      rebuilt.close();
+      expect(statistics(searchFilePath(copy, id))).toEqual(statistics(searchFilePath(h.database.sqlitePath!, id)));
+      expect(readdirSync(searchDirectory(copy)).filter((name) => name.includes('.draft-'))).toEqual([]);
+    } finally {
+      rmSync(copyDir, { recursive: true, force: true });
+    }
   });
 
   test('a rebuild takes every document of a collection larger than one page of documents (64)', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, linkSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
@@ -372,16 +372,7 @@ async function openWriteConnection(sqlitePath: string, collectionId: string): Pr
  * process) never takes one being made for a broken one and rebuilds it under that writer.
  */
 function createSearchFile(file: string): void {
-  const draft = `${file}.draft-${process.pid}-${threadId}`;
-  const connection = new SQLite(draft);
-  try {
-    // Before anything is written, or it applies only after a vacuum.
-    connection.pragma('auto_vacuum = incremental');
-    connection.pragma('journal_mode = WAL');
-    connection.transaction(() => createTables(connection))();
-  } finally {
-    connection.close();
-  }
+  const draft = makeDraft(file);
   try {
     linkSync(draft, file);
   } catch (error) {
@@ -389,6 +380,28 @@ function createSearchFile(file: string): void {
   } finally {
     removeSearchFile(draft);
   }
+}
+
+/**
+ * A search file with its tables, and the rows `fill` writes in the same transaction, made under
+ * a draft name beside `file` (the draft's name returned).
+ */
+function makeDraft(file: string, fill?: (connection: SQLite.Database) => void): string {
+  const draft = `${file}.draft-${process.pid}-${threadId}`;
+  removeSearchFile(draft);
+  const connection = new SQLite(draft);
+  try {
+    // Before anything is written, or it applies only after a vacuum.
+    connection.pragma('auto_vacuum = incremental');
+    connection.pragma('journal_mode = WAL');
+    connection.transaction(() => {
+      createTables(connection);
+      fill?.(connection);
+    })();
+  } finally {
+    connection.close();
+  }
+  return draft;
 }
 
 /** Opens (creating when missing) a collection's search file and prepares its write. */
@@ -705,56 +718,61 @@ function vacuumFormat2(file: string): void {
   }
 }
 
-/** A collection's search file made anew from its indexed documents' stored rows. */
+/**
+ * A collection's search file made anew from its indexed documents' stored rows, under a draft
+ * name, then renamed over the old one: its path never holds a file half made.
+ */
 export function rebuildCollection(sqlitePath: string, collectionId: string): void {
   const file = searchFilePath(sqlitePath, collectionId);
-  removeSearchFile(file);
   // The file's vectors go with it (upkeep embeds its rows again), and so do their indexes.
   removeCollectionAnns(searchDirectory(sqlitePath), collectionId);
-  const connection = new SQLite(file);
+  const draft = makeDraft(file, (connection) => fillFromSource(connection, sqlitePath, collectionId));
+  removeSearchFile(file);
+  renameSync(draft, file);
+  const main = new SQLite(sqlitePath, { fileMustExist: true });
   try {
-    connection.pragma('auto_vacuum = incremental');
-    connection.pragma('journal_mode = WAL');
-    connection.prepare('attach database ? as source').run(sqlitePath);
-    // The collection's indexed documents 64 at a time, and their rows a page at a time (better-sqlite3
-    // runs one statement at a time on a connection). Paging the rows of the whole collection at
-    // once re-read every remaining row for each page of 256 (10 MB: 3.9 s, growing with the square).
-    const documentsAfter = connection.prepare<[string], string>(
-      `select id from source.documents where collection_id = '${collectionId}' and index_status = 'indexed' and id > ? order by id limit 64`,
-    );
-    documentsAfter.pluck();
-    // Tables and rows in one transaction: a file with its tables and format is a complete one (isComplete).
-    connection.transaction(() => {
-      createTables(connection);
-      const rows = rowWriter(connection);
-      const pages = GRANULARITIES.map((granularity) =>
-        connection.prepare<[string, number], SourceRow>(`${sources[granularity]('select value from json_each(?)')} and ${seqColumn[granularity]} > ? order by rowid limit 256`),
-      );
-      for (let last = ''; ; ) {
-        const ids = documentsAfter.all(last);
-        if (ids.length === 0) break;
-        last = ids.at(-1)!;
-        const documents = JSON.stringify(ids);
-        const terms = new RowTerms();
-        for (const [i, statement] of pages.entries()) {
-          const granularity = GRANULARITIES[i]!;
-          for (let after = 0; ; ) {
-            const page = statement.all(documents, after);
-            if (page.length === 0) break;
-            rows.insert(
-              granularity,
-              page.map((row) => {
-                const rowTerms = terms.ofNow(granularity, row);
-                return [row.rowid, rowTerms.join(' '), rowTerms.length];
-              }),
-            );
-            after = page.at(-1)!.rowid;
-          }
-        }
-      }
-    })();
-    connection.prepare('delete from source.search_deletions where collection_id = ?').run(collectionId);
+    main.prepare('delete from search_deletions where collection_id = ?').run(collectionId);
   } finally {
-    connection.close();
+    main.close();
+  }
+}
+
+/**
+ * A new search file's rows from the collection's indexed documents, 64 at a time, and their rows
+ * a page at a time (better-sqlite3 runs one statement at a time on a connection). Paging the rows
+ * of the whole collection at once re-read every remaining row for each page of 256 (10 MB: 3.9 s,
+ * growing with the square).
+ */
+function fillFromSource(connection: SQLite.Database, sqlitePath: string, collectionId: string): void {
+  connection.prepare('attach database ? as source').run(sqlitePath);
+  const documentsAfter = connection.prepare<[string], string>(
+    `select id from source.documents where collection_id = '${collectionId}' and index_status = 'indexed' and id > ? order by id limit 64`,
+  );
+  documentsAfter.pluck();
+  const rows = rowWriter(connection);
+  const pages = GRANULARITIES.map((granularity) =>
+    connection.prepare<[string, number], SourceRow>(`${sources[granularity]('select value from json_each(?)')} and ${seqColumn[granularity]} > ? order by rowid limit 256`),
+  );
+  for (let last = ''; ; ) {
+    const ids = documentsAfter.all(last);
+    if (ids.length === 0) break;
+    last = ids.at(-1)!;
+    const documents = JSON.stringify(ids);
+    const terms = new RowTerms();
+    for (const [i, statement] of pages.entries()) {
+      const granularity = GRANULARITIES[i]!;
+      for (let after = 0; ; ) {
+        const page = statement.all(documents, after);
+        if (page.length === 0) break;
+        rows.insert(
+          granularity,
+          page.map((row) => {
+            const rowTerms = terms.ofNow(granularity, row);
+            return [row.rowid, rowTerms.join(' '), rowTerms.length];
+          }),
+        );
+        after = page.at(-1)!.rowid;
+      }
+    }
   }
 }
