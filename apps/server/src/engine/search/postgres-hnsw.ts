@@ -1,6 +1,7 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { hasPostgresCode, POSTGRES_ERRORS } from '../../db/postgres-errors.ts';
-import { embedderDimensions, embedderHash, INDEXED_FROM, type QueryVector } from './vectors.ts';
+import type { QueryVector } from './types.ts';
+import { embedderDimensions, embedderHash, INDEXED_FROM } from './vectors.ts';
 
 /**
  * PostgreSQL's approximate nearest rows: a pgvector HNSW index per granularity and embedder on

@@ -1,5 +1,4 @@
 import type { FilterNode } from './filter-node.ts';
-import type { QueryVector } from './vectors.ts';
 
 /** An analyzed term (analyzer.ts) and its weight in a weighted query. */
 export interface WeightedTerm {
@@ -23,6 +22,13 @@ export interface SearchRequest {
    * rows nearest it are fused with the lexical ranking, if the collection has vectors of its embedder.
    */
   vector?: QueryVector;
+}
+
+/** A query's vector (vectors.ts queryVector). */
+export interface QueryVector {
+  values: Float32Array;
+  /** The embedderKey of the vectors it may be compared with. */
+  embedder: string;
 }
 
 /** Rows of one granularity in a collection's index, and how many of them hold each term. */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { EmbedderUnreachable } from '../ingest/outage.ts';
 import type { EmbedModel } from '../models/model.ts';
 import { comparePlaces, rankHits } from './rank.ts';
+import type { QueryVector } from './types.ts';
 
 /**
  * Vectors beside the lexical index: with an embedding model configured, every row of a
@@ -64,12 +65,6 @@ export async function queryVector(embedder: VectorEmbedder, query: string): Prom
   } catch {
     return null;
   }
-}
-
-export interface QueryVector {
-  values: Float32Array;
-  /** The embedderKey of the vectors it may be compared with. */
-  embedder: string;
 }
 
 /** A vector as stored: its float32s, little-endian (SQLite blobs). */
