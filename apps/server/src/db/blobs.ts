@@ -21,8 +21,8 @@ export async function writeBlob(db: Kysely<DB>, hash: string, bytes: Buffer): Pr
 /**
  * A small file as it is, in the transaction adding its document: compressing there held the
  * transaction, and every upload grouped with it, for a round trip to the thread pool, and most
- * such files (plain text) are dropped once their text is indexed. Those kept once indexed are compressed then
- * (compressBlobs).
+ * such files (plain text) are dropped once their text is indexed. Those still kept then are
+ * compressed (compressBlobs).
  */
 export async function writeBlobAsIs(db: Kysely<DB>, hash: string, bytes: Buffer): Promise<void> {
   await insertBlob(db, hash, bytes, bytes.length);
