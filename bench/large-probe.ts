@@ -18,13 +18,13 @@ const t0 = performance.now();
 const tick = setInterval(() => progress(`rss now ${processRssMb(sift.process.pid!).toFixed(0)} peak ${sift.monitor.peakRssMb.toFixed(0)} MB wal ${JSON.stringify(sift.monitor.peakWalMb)}`), 5000);
 await Promise.all(Array.from({ length: N }, (_, i) => client.documents.add({ collection_name: 'large', path: `l${i}.txt`, content: { type: 'text', text: pool.slice(i * 100_000, i * 100_000 + size) }, overwrite: true })));
 progress('uploaded');
-for (;;) {
-  const s = await client.status.getStatus({ collection_name: 'large' });
-  if (s.num_indexed_documents + s.num_failed_documents >= N) break;
+let status = await client.status.getStatus({ collection_name: 'large' });
+while (status.num_indexed_documents + status.num_failed_documents < N) {
   await sleep(500);
+  status = await client.status.getStatus({ collection_name: 'large' });
 }
 clearInterval(tick);
-console.log(`N=${N} done in ${((performance.now() - t0) / 1000).toFixed(1)} s, peak RSS ${sift.monitor.peakRssMb.toFixed(0)} MB, WAL ${JSON.stringify(sift.monitor.peakWalMb)}`);
+console.log(`N=${N} indexed ${status.num_indexed_documents}, failed ${status.num_failed_documents}, done in ${((performance.now() - t0) / 1000).toFixed(1)} s, peak RSS ${sift.monitor.peakRssMb.toFixed(0)} MB, WAL ${JSON.stringify(sift.monitor.peakWalMb)}`);
 const s0 = performance.now();
 await sift.stop();
 console.log(`stop took ${((performance.now() - s0) / 1000).toFixed(1)} s`);
