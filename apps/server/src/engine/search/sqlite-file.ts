@@ -344,22 +344,15 @@ function vectorUpkeep(
 }
 
 /** A collection's search file opened for writing (created when missing), the main file attached as `source`. */
-async function openWriteConnection(sqlitePath: string, collectionId: string): Promise<SQLite.Database> {
+function openWriteConnection(sqlitePath: string, collectionId: string): SQLite.Database {
   mkdirSync(searchDirectory(sqlitePath), { recursive: true });
-  // No busy timeout: waits for the lock happen in whenUnlocked, between event-loop turns.
   const file = searchFilePath(sqlitePath, collectionId);
+  // A file at a collection's path is complete, tables and WAL mode included: made by
+  // createSearchFile, or brought in line at start (ensureSearchFiles).
   if (!existsSync(file)) createSearchFile(file);
+  // No busy timeout: waits for the lock happen in whenUnlocked, between event-loop turns.
   const connection = new SQLite(file, { timeout: 0, fileMustExist: true });
-  try {
-    await whenUnlocked(() => {
-      connection.pragma('journal_mode = WAL');
-      connection.pragma('synchronous = NORMAL');
-      connection.transaction(() => createTables(connection))();
-    });
-  } catch (error) {
-    connection.close();
-    throw error;
-  }
+  connection.pragma('synchronous = NORMAL');
   connection.pragma('cache_size = -16384');
   connection.prepare('attach database ? as source').run(sqlitePath);
   return connection;
@@ -406,7 +399,7 @@ function makeDraft(file: string, fill?: (connection: SQLite.Database) => void): 
 
 /** Opens (creating when missing) a collection's search file and prepares its write. */
 async function openCollectionWriter(sqlitePath: string, collectionId: string, embedder: VectorEmbedder | null): Promise<CollectionWriter> {
-  const connection = await openWriteConnection(sqlitePath, collectionId);
+  const connection = openWriteConnection(sqlitePath, collectionId);
 
   const ids = `select value from json_each(?)`;
   const rows = rowWriter(connection);
