@@ -45,6 +45,15 @@ describe.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the SQLite search
     return n;
   };
 
+  /** The main file alone, copied into `dir`: a data folder whose search files are lost. */
+  const copyOfMainFile = (dir: string): string => {
+    const copy = join(dir, 'sift.db');
+    const source = new SQLite(h.database.sqlitePath!, { readonly: true });
+    source.exec(`vacuum into '${copy}'`);
+    source.close();
+    return copy;
+  };
+  const statistics = (connection: SQLite.Database) => connection.prepare('select * from stats order by granularity').all();
   /**
    * A collection's search file ranks a match as one rebuilt from a copy of the main file alone
    * does (what a data folder looks like once its search files are lost), in every granularity.
@@ -52,16 +61,12 @@ describe.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the SQLite search
   const expectRankedAsRebuilt = async (id: string, match: string) => {
     const copyDir = mkdtempSync(join(tmpdir(), 'sift-search-copy-'));
     try {
-      const copy = join(copyDir, 'sift.db');
-      const source = new SQLite(h.database.sqlitePath!, { readonly: true });
-      source.exec(`vacuum into '${copy}'`);
-      source.close();
+      const copy = copyOfMainFile(copyDir);
       ensureSearchFiles(copy);
       const original = new SQLite(searchFilePath(h.database.sqlitePath!, id), { readonly: true });
       const rebuilt = new SQLite(searchFilePath(copy, id), { readonly: true });
       // What BM25 is computed from (rank.ts): the statistics, each row's length, and each matching
       // row's frequency of each term.
-      const statistics = (connection: SQLite.Database) => connection.prepare('select * from stats order by granularity').all();
       expect(statistics(rebuilt)).toEqual(statistics(original));
       for (const granularity of GRANULARITIES) {
         const table = ftsTable(granularity);
@@ -135,20 +140,9 @@ describe.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the SQLite search
   test('a search file of another format is made anew in its place, and no draft of it is left', async () => {
     await f.workers.idle();
     const id = await collectionId('files');
-    const statistics = (file: string) => {
-      const connection = new SQLite(file, { readonly: true });
-      try {
-        return connection.prepare('select * from stats order by granularity').all();
-      } finally {
-        connection.close();
-      }
-    };
     const copyDir = mkdtempSync(join(tmpdir(), 'sift-search-stale-'));
     try {
-      const copy = join(copyDir, 'sift.db');
-      const source = new SQLite(h.database.sqlitePath!, { readonly: true });
-      source.exec(`vacuum into '${copy}'`);
-      source.close();
+      const copy = copyOfMainFile(copyDir);
       mkdirSync(searchDirectory(copy));
       // A file at the collection's path that is not a search file of this format (user_version 0).
       const stale = new SQLite(searchFilePath(copy, id));
@@ -156,9 +150,11 @@ describe.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the SQLite search
       stale.close();
       ensureSearchFiles(copy);
       const rebuilt = new SQLite(searchFilePath(copy, id), { readonly: true });
+      const live = new SQLite(searchFilePath(h.database.sqlitePath!, id), { readonly: true });
       expect(rebuilt.prepare(`select count(*) as n from sqlite_master where name = 'leftover'`).get()).toEqual({ n: 0 });
+      expect(statistics(rebuilt)).toEqual(statistics(live));
       rebuilt.close();
-      expect(statistics(searchFilePath(copy, id))).toEqual(statistics(searchFilePath(h.database.sqlitePath!, id)));
+      live.close();
       expect(readdirSync(searchDirectory(copy)).filter((name) => name.includes('.draft-'))).toEqual([]);
     } finally {
       rmSync(copyDir, { recursive: true, force: true });
