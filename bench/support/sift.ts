@@ -146,7 +146,7 @@ export async function startSift(options: {
    * writes stop): the data folder is not yet what an idle server keeps.
    */
   const logsPending = (): boolean =>
-    !databaseUrl && walSizes(dataDir).some((bytes) => bytes >= WAL_QUIET_BYTES);
+    !databaseUrl && filesIn(dataDir).some((file) => file.name.endsWith('-wal') && file.size >= WAL_QUIET_BYTES);
   const { post, close: closeClient } = jsonClient(base);
 
   return {
@@ -338,19 +338,12 @@ export function jsonClient(base: string): { post: Sift['post']; close(): void } 
 }
 
 /** Bytes of every file under a folder. */
-function walSizes(folder: string): number[] {
+/** Every file under `folder`, with its size (0 for one removed while listed). */
+function filesIn(folder: string): { name: string; size: number }[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
     const path = join(folder, entry.name);
-    if (entry.isDirectory()) return walSizes(path);
-    return entry.name.endsWith('-wal') ? [statSync(path, { throwIfNoEntry: false })?.size ?? 0] : [];
+    return entry.isDirectory() ? filesIn(path) : [{ name: entry.name, size: statSync(path, { throwIfNoEntry: false })?.size ?? 0 }];
   });
 }
 
-function folderBytes(folder: string): number {
-  let bytes = 0;
-  for (const entry of readdirSync(folder, { withFileTypes: true })) {
-    const path = join(folder, entry.name);
-    bytes += entry.isDirectory() ? folderBytes(path) : statSync(path).size;
-  }
-  return bytes;
-}
+const folderBytes = (folder: string): number => filesIn(folder).reduce((bytes, file) => bytes + file.size, 0);
