@@ -7,6 +7,7 @@ import SQLite from 'better-sqlite3';
 import { createKeyring } from '../apps/server/src/auth/keyring.ts';
 import { openDatabase } from '../apps/server/src/db/database.ts';
 import { bootstrap } from '../apps/server/src/domain/bootstrap.ts';
+import { QueryUsage } from '../apps/server/src/domain/query-usage.ts';
 import {
   getDocumentUsageHistory,
   getModelsUsageCounters,
@@ -113,7 +114,7 @@ export async function runUsageBench(): Promise<UsageBenchResult> {
     const started = performance.now();
     const rows = seed(database.sqlitePath!, organizationId);
     const insertSeconds = (performance.now() - started) / 1000;
-    const actor = { organizationId };
+    const actor = { organizationId, queryUsage: new QueryUsage(database) };
     const next = random(11);
     const someDay = () => START + Math.floor(next() * DAYS) * DAY;
     const someHour = () => someDay() + Math.floor(next() * 24) * 3600;

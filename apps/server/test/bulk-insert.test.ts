@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { bulkInserts } from '../src/db/bulk-insert.ts';
+import { BulkInserts } from '../src/db/bulk-insert.ts';
 import { bootstrap } from '../src/domain/bootstrap.ts';
 import { addCollection, requireCollection } from '../src/domain/collections.ts';
 import { type Harness, startHarness } from './harness.ts';
@@ -30,7 +30,7 @@ test('more rows than one statement holds: every row lands once, with its own val
     page_start: i,
     page_end: i + 1,
   }));
-  const statements = bulkInserts(h.database.db, 'chunks', rows);
+  const statements = new BulkInserts(h.database.db).of('chunks', rows);
   expect(statements).toHaveLength(3); // 500 + 500 + 234
   await h.database.db.transaction().execute(async (trx) => {
     for (const statement of statements) await trx.executeQuery(statement);

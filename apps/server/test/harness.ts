@@ -51,6 +51,7 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
   return {
     app,
     config,
+    context,
     database,
     keyring,
     files,

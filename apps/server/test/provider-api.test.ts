@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Harness, startHarness } from './harness.ts';
 import { foldDocumentUsage } from '../src/db/document-usage-pending.ts';
-import { flushQueryUsage } from '../src/domain/query-usage.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
 let h: Harness;
@@ -225,7 +224,7 @@ describe('documents and queries', () => {
     expect(byType('indexed')).toBeGreaterThanOrEqual(4);
     expect(byType('parsed')).toBeGreaterThanOrEqual(4);
     expect(byType('deleted')).toBeGreaterThanOrEqual(2);
-    await flushQueryUsage(h.database); // query events are written once a second (domain/query-usage.ts)
+    await h.context.queryUsage.flush(); // query events are written once a second (domain/query-usage.ts)
     const queries = await h.database.db.selectFrom('query_usage').selectAll().where('organization_id', '=', f.organizationA).execute();
     expect(new Set(queries.map((row) => row.query_type))).toEqual(new Set(['coarse', 'fine', 'pages', 'documents']));
   });

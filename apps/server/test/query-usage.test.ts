@@ -2,7 +2,6 @@ import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { type Harness, startHarness } from './harness.ts';
 import { bootstrap } from '../src/domain/bootstrap.ts';
 import { addCollection, requireCollection } from '../src/domain/collections.ts';
-import { flushQueryUsage, recordQueryUsage } from '../src/domain/query-usage.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -23,11 +22,11 @@ const counters = { queryBytes: 5, queriedBytes: 100, queryTokens: 2, results: 3,
 
 test('queries of one minute and kind add up into one row once flushed', async () => {
   const collection = await collectionOf('adds');
-  recordQueryUsage(h.database, collection, 'coarse', counters);
-  recordQueryUsage(h.database, collection, 'coarse', counters);
-  recordQueryUsage(h.database, collection, 'pages', counters);
+  h.context.queryUsage.record(collection, 'coarse', counters);
+  h.context.queryUsage.record(collection, 'coarse', counters);
+  h.context.queryUsage.record(collection, 'pages', counters);
   expect(await rowsOf(collection.organizationId)).toHaveLength(0);
-  await flushQueryUsage(h.database);
+  await h.context.queryUsage.flush();
   const rows = await rowsOf(collection.organizationId);
   expect(rows.map((row) => [row.query_type, Number(row.event_count), Number(row.total_queried_bytes), Number(row.total_results_returned)])).toEqual([
     ['coarse', 2, 200, 6],
@@ -37,31 +36,31 @@ test('queries of one minute and kind add up into one row once flushed', async ()
 
 test('pending events are written within about a second without any read', async () => {
   const collection = await collectionOf('timer');
-  recordQueryUsage(h.database, collection, 'documents', counters);
+  h.context.queryUsage.record(collection, 'documents', counters);
   await expect.poll(async () => (await rowsOf(collection.organizationId)).length, { timeout: 3000 }).toBe(1);
 });
 
 test('an organization deleted before the flush loses its events; the others are still written', async () => {
   const gone = await collectionOf('gone');
   const kept = await collectionOf('kept');
-  recordQueryUsage(h.database, gone, 'fine', counters);
-  recordQueryUsage(h.database, kept, 'fine', counters);
+  h.context.queryUsage.record(gone, 'fine', counters);
+  h.context.queryUsage.record(kept, 'fine', counters);
   await h.database.db.deleteFrom('organizations').where('id', '=', gone.organizationId).execute();
-  await flushQueryUsage(h.database);
+  await h.context.queryUsage.flush();
   expect(await rowsOf(gone.organizationId)).toHaveLength(0);
   expect(await rowsOf(kept.organizationId)).toHaveLength(1);
 });
 
 test('events whose write failed are kept and written by the next flush', async () => {
   const collection = await collectionOf('retry');
-  recordQueryUsage(h.database, collection, 'pages', counters);
+  h.context.queryUsage.record(collection, 'pages', counters);
   const refusal = vi.spyOn(h.database.db, 'transaction').mockImplementationOnce(() => {
     throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
   });
-  await flushQueryUsage(h.database);
+  await h.context.queryUsage.flush();
   expect(await rowsOf(collection.organizationId)).toHaveLength(0);
-  recordQueryUsage(h.database, collection, 'pages', counters);
-  await flushQueryUsage(h.database);
+  h.context.queryUsage.record(collection, 'pages', counters);
+  await h.context.queryUsage.flush();
   refusal.mockRestore();
   const [row] = await rowsOf(collection.organizationId);
   expect(Number(row!.event_count)).toBe(2);

@@ -271,7 +271,7 @@ describe('one index per collection', () => {
     const id = await collectionId(h, f.organizationB, 'main');
     expect(await indexRows(h, id)).toBeGreaterThan(0);
     // What deleting an organization does: its collections' documents go a batch at a time, then the collections.
-    await deleteCollectionsOf(h.database, h.engine, h.files, f.organizationB);
+    await deleteCollectionsOf(h.database, h.engine, h.context, f.organizationB);
     await h.database.db.deleteFrom('organizations').where('id', '=', f.organizationB).execute();
     expect(await indexRows(h, id)).toBe(0);
   });

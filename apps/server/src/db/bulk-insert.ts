@@ -11,33 +11,37 @@ import type { DB } from './schema.ts';
  */
 const ROWS_PER_STATEMENT = 500;
 
-const texts = new WeakMap<Kysely<DB>, Map<string, string>>();
+/** Bulk INSERT statements for one database: each statement's text compiled once and kept here. */
+export class BulkInserts {
+  readonly #texts = new Map<string, string>();
 
-export function bulkInserts<T extends keyof DB & string>(db: Kysely<DB>, table: T, rows: Insertable<DB[T]>[]): CompiledQuery[] {
-  if (rows.length === 0) return [];
-  const columns = Object.keys(rows[0]!) as (keyof Insertable<DB[T]> & string)[];
-  const queries: CompiledQuery[] = [];
-  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
-    const slice = rows.slice(start, start + ROWS_PER_STATEMENT);
-    const parameters: unknown[] = [];
-    for (const row of slice) for (const column of columns) parameters.push(row[column]);
-    queries.push(CompiledQuery.raw(statementText(db, table, columns, slice.length), parameters));
-  }
-  return queries;
-}
+  constructor(readonly db: Kysely<DB>) {}
 
-function statementText(db: Kysely<DB>, table: keyof DB & string, columns: string[], rowCount: number): string {
-  let cache = texts.get(db);
-  if (!cache) texts.set(db, (cache = new Map()));
-  const key = `${table}(${columns.join(',')})x${rowCount}`;
-  let text = cache.get(key);
-  if (!text) {
-    const placeholderRow = Object.fromEntries(columns.map((column) => [column, 0]));
-    const compiled = db.insertInto(table).values(Array.from({ length: rowCount }, () => placeholderRow) as never).compile();
-    // Every value must be a parameter, in order, for the reuse above to be right.
-    if (compiled.parameters.length !== rowCount * columns.length) throw new Error(`bulk insert into ${table}: unexpected statement shape`);
-    text = compiled.sql;
-    cache.set(key, text);
+  /** `rows` inserted into `table`, ROWS_PER_STATEMENT to a statement. */
+  of<T extends keyof DB & string>(table: T, rows: Insertable<DB[T]>[]): CompiledQuery[] {
+    if (rows.length === 0) return [];
+    const columns = Object.keys(rows[0]!) as (keyof Insertable<DB[T]> & string)[];
+    const queries: CompiledQuery[] = [];
+    for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+      const slice = rows.slice(start, start + ROWS_PER_STATEMENT);
+      const parameters: unknown[] = [];
+      for (const row of slice) for (const column of columns) parameters.push(row[column]);
+      queries.push(CompiledQuery.raw(this.#text(table, columns, slice.length), parameters));
+    }
+    return queries;
   }
-  return text;
+
+  #text(table: keyof DB & string, columns: string[], rowCount: number): string {
+    const key = `${table}(${columns.join(',')})x${rowCount}`;
+    let text = this.#texts.get(key);
+    if (!text) {
+      const placeholderRow = Object.fromEntries(columns.map((column) => [column, 0]));
+      const compiled = this.db.insertInto(table).values(Array.from({ length: rowCount }, () => placeholderRow) as never).compile();
+      // Every value must be a parameter, in order, for the reuse above to be right.
+      if (compiled.parameters.length !== rowCount * columns.length) throw new Error(`bulk insert into ${table}: unexpected statement shape`);
+      text = compiled.sql;
+      this.#texts.set(key, text);
+    }
+    return text;
+  }
 }

@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { keepDocumentUsageFolded } from './document-usage-pending.ts';
+import { groupedTransactions } from './group-commit.ts';
 import { migrations } from './migrations/index.ts';
 import { PipelinedPool } from './pipelined-pool.ts';
 import { hasPostgresCode, POSTGRES_ERRORS } from './postgres-errors.ts';
@@ -98,7 +99,7 @@ function openSqlite(dataDir: string, databaseUrl?: string): Database {
   // A log reset after a checkpoint is cut back to this size (see wal-checkpoint.ts).
   sqlite.pragma(`journal_size_limit = ${WAL_LIMIT_BYTES}`);
   const db = new Kysely<DB>({ dialect: sqliteDialect(sqlite) });
-  return { db, dialect: 'sqlite', sqlitePath, destroy: () => db.destroy() };
+  return { db, dialect: 'sqlite', sqlitePath, inGroupedTransaction: groupedTransactions(db, 'sqlite'), destroy: () => db.destroy() };
 }
 
 function openPostgres(url: string, searchConnections: number, searchPipelines: number): Database {
@@ -137,6 +138,7 @@ function openPostgres(url: string, searchConnections: number, searchPipelines: n
     dialect: 'postgres',
     pool,
     searchPools: { pipelined, filtered: filteredSearchesPool },
+    inGroupedTransaction: groupedTransactions(db, 'postgres'),
     destroy: async () => {
       await usage.stop();
       await pipelined.end();

@@ -1,5 +1,8 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database, DB } from './schema.ts';
+import type { DB, Dialect } from './schema.ts';
+
+/** Runs `work` in a transaction: on SQLite possibly one shared with other units (below). */
+export type GroupedTransaction = <T>(work: (trx: Kysely<DB>, group: GroupSums) => Promise<T>) => Promise<T>;
 
 /**
  * Group commit for SQLite's one writer: short write transactions that arrive together (uploads
@@ -8,10 +11,17 @@ import type { Database, DB } from './schema.ts';
  * A unit that throws is rolled back to its savepoint alone and rejects alone; every promise
  * settles only once the transaction holding its unit has committed or failed. PostgreSQL, with
  * a pool of connections, runs each unit in a transaction of its own.
+ *
+ * Made once per database handle (its `inGroupedTransaction`): on SQLite the handle's queue of units.
  */
-export function inGroupedTransaction<T>(database: Database, work: (trx: Kysely<DB>, group: GroupSums) => Promise<T>): Promise<T> {
-  if (database.dialect !== 'sqlite') {
-    return database.db.transaction().execute(async (trx) => {
+export function groupedTransactions(db: Kysely<DB>, dialect: Dialect): GroupedTransaction {
+  if (dialect === 'sqlite') {
+    const queue = unitQueue(db);
+    return <T>(work: (trx: Kysely<DB>, group: GroupSums) => Promise<T>) =>
+      new Promise<T>((resolve, reject) => queue.add({ work, resolve: resolve as (value: unknown) => void, reject }));
+  }
+  return (work) =>
+    db.transaction().execute(async (trx) => {
       const sums = groupSums();
       const unit = sums.unit();
       const value = await work(trx, unit);
@@ -19,8 +29,6 @@ export function inGroupedTransaction<T>(database: Database, work: (trx: Kysely<D
       await sums.write(trx);
       return value;
     });
-  }
-  return new Promise<T>((resolve, reject) => queueOf(database).add({ work, resolve: resolve as (value: unknown) => void, reject }));
 }
 
 /**
@@ -65,18 +73,14 @@ interface Unit {
 /** Units in one transaction at most: a long batch would hold the write lock too long. */
 const MAX_UNITS = 64;
 
-const queues = new WeakMap<Database, { add(unit: Unit): void }>();
-
-function queueOf(database: Database): { add(unit: Unit): void } {
-  const existing = queues.get(database);
-  if (existing) return existing;
+function unitQueue(db: Kysely<DB>): { add(unit: Unit): void } {
   let waiting: Unit[] = [];
   let draining = false;
 
   const runBatch = async (batch: Unit[]) => {
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     try {
-      await database.db.transaction().execute(async (trx) => {
+      await db.transaction().execute(async (trx) => {
         const sums = groupSums();
         for (const unit of batch) {
           await sql`savepoint grouped_unit`.execute(trx);
@@ -115,13 +119,11 @@ function queueOf(database: Database): { add(unit: Unit): void } {
     draining = false;
   };
 
-  const queue = {
+  return {
     add(unit: Unit) {
       waiting.push(unit);
       // The first unit waits for the end of this event-loop turn, so units of the same turn join it.
       if (!draining && waiting.length === 1) setImmediate(() => void drain());
     },
   };
-  queues.set(database, queue);
-  return queue;
 }

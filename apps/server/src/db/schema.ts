@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Pool } from 'pg';
+import type { GroupedTransaction } from './group-commit.ts';
 import type { PipelinedPool } from './pipelined-pool.ts';
 import type { AccountsTables } from './tables/accounts.ts';
 import type { BillingTables } from './tables/billing.ts';
@@ -26,5 +27,7 @@ export interface Database {
   searchPools?: { pipelined: PipelinedPool; filtered: Pool };
   /** SQLite: reader threads answering searches (default: one per core). */
   searchThreads?: number;
+  /** Short write transactions, grouped into one commit on SQLite (group-commit.ts). */
+  inGroupedTransaction: GroupedTransaction;
   destroy(): Promise<void>;
 }

@@ -9,7 +9,7 @@ import type {
 import type { Keyring } from '../auth/keyring.ts';
 import { subscriptionState } from '../billing/periods.ts';
 import type { Database } from '../db/schema.ts';
-import { forgetVerifiedApiKeys, insertApiKey } from './api-keys.ts';
+import { insertApiKey, type VerifiedApiKeys } from './api-keys.ts';
 import { loadSubscription, setPlanByAdmin } from './billing.ts';
 import { nowIso } from '../clock.ts';
 import { NotFound } from './errors.ts';
@@ -23,6 +23,8 @@ import { NotFound } from './errors.ts';
 export interface AdminActor {
   /** Keys are shown whole to the admin, so the keyring that encrypts them comes along. */
   keyring: Keyring;
+  /** Keys the server verified lately: forgotten when the admin changes one. */
+  verifiedApiKeys: VerifiedApiKeys;
 }
 
 export const adminMessages = {
@@ -123,7 +125,7 @@ export async function adminListApiKeys(database: Database, actor: AdminActor, in
   };
 }
 
-export async function adminUpdateApiKey(database: Database, _actor: AdminActor, input: AdminUpdateApiKeyRequest) {
+export async function adminUpdateApiKey(database: Database, actor: AdminActor, input: AdminUpdateApiKeyRequest) {
   await requireOrganization(database, input.organization_id);
   const change = {
     ...(input.name != null ? { name: input.name.trim() } : {}),
@@ -133,19 +135,19 @@ export async function adminUpdateApiKey(database: Database, _actor: AdminActor, 
   const { numUpdatedRows } = Object.keys(change).length
     ? await query.set(change).executeTakeFirst()
     : await query.set((eb) => ({ name: eb.ref('name') })).executeTakeFirst();
-  forgetVerifiedApiKeys(database);
+  actor.verifiedApiKeys.clear();
   if (numUpdatedRows === 0n) throw new NotFound(adminMessages.apiKeyNotFound);
   return { message: 'Success!' };
 }
 
-export async function adminDeleteApiKey(database: Database, _actor: AdminActor, input: AdminDeleteApiKeyRequest) {
+export async function adminDeleteApiKey(database: Database, actor: AdminActor, input: AdminDeleteApiKeyRequest) {
   await requireOrganization(database, input.organization_id);
   const { numDeletedRows } = await database.db
     .deleteFrom('api_keys')
     .where('id', '=', input.api_key_id)
     .where('organization_id', '=', input.organization_id)
     .executeTakeFirst();
-  forgetVerifiedApiKeys(database);
+  actor.verifiedApiKeys.clear();
   if (numDeletedRows === 0n) throw new NotFound(adminMessages.apiKeyNotFound);
   return { message: 'Success!' };
 }

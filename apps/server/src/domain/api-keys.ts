@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { hashApiKey, type Keyring } from '../auth/keyring.ts';
 import type { Database } from '../db/schema.ts';
 import { nowIso } from '../clock.ts';
@@ -41,21 +42,21 @@ export async function insertApiKey(
   return { id: row.id, name: row.name, api_key: apiKey, created_at: row.created_at, permission: row.permission };
 }
 
-export async function deleteApiKey(database: Database, { userId }: Pick<DashboardActor, 'userId'>, input: { organization_id: string; api_key_id: string }) {
+export async function deleteApiKey(database: Database, { userId, verifiedApiKeys }: Pick<DashboardActor, 'userId' | 'verifiedApiKeys'>, input: { organization_id: string; api_key_id: string }) {
   await requireOwner(database, userId, input.organization_id, messages.onlyOwnersManageKeys);
   const { numDeletedRows } = await database.db
     .deleteFrom('api_keys')
     .where('id', '=', input.api_key_id)
     .where('organization_id', '=', input.organization_id)
     .executeTakeFirst();
-  forgetVerifiedApiKeys(database);
+  verifiedApiKeys.clear();
   if (numDeletedRows === 0n) throw new NotFound('API key not found.');
   return { message: 'API key deleted.' };
 }
 
 export async function updateApiKey(
   database: Database,
-  { userId }: Pick<DashboardActor, 'userId'>,
+  { userId, verifiedApiKeys }: Pick<DashboardActor, 'userId' | 'verifiedApiKeys'>,
   input: { organization_id: string; api_key_id: string; name?: string; permission?: ApiKeyPermission },
 ) {
   await requireOwner(database, userId, input.organization_id, messages.onlyOwnersManageKeys);
@@ -66,7 +67,7 @@ export async function updateApiKey(
     .where('id', '=', input.api_key_id)
     .where('organization_id', '=', input.organization_id)
     .executeTakeFirst();
-  forgetVerifiedApiKeys(database);
+  verifiedApiKeys.clear();
   if (numUpdatedRows === 0n) throw new NotFound('API key not found.');
   return { message: 'API key updated.' };
 }
@@ -79,47 +80,32 @@ export interface ApiKeyActor {
 
 /**
  * How long a verified key is trusted without asking the database again. Every change of keys
- * made by this process (a key deleted, its permission changed, its organization deleted, through
+ * made by this server (a key deleted, its permission changed, its organization deleted, through
  * the dashboard or the admin API) forgets them all at once, so here a revoked key stops working
  * with the next request; a change made by another server of the installation (PostgreSQL) or
  * another process reaches this one within this time. Only keys found are remembered: a key just
  * added works at once, and an unknown one is looked up every time.
  */
 export const VERIFIED_KEY_TTL_MS = 1000;
-/** Keys remembered at most (each a few hundred bytes): beyond, the memory starts afresh. */
-const VERIFIED_KEYS_MAX = 10_000;
 
-const verifiedKeys = new WeakMap<Database, Map<string, { actor: ApiKeyActor; until: number }>>();
-
-/** Forgets every verified key of this database handle (call after any change to api_keys). */
-export function forgetVerifiedApiKeys(database: Database): void {
-  verifiedKeys.get(database)?.clear();
-}
+/** Keys a server verified lately (owned by its context), each a few hundred bytes. */
+export type VerifiedApiKeys = LRUCache<string, ApiKeyActor>;
+export const createVerifiedApiKeys = (): VerifiedApiKeys => new LRUCache({ max: 10_000, ttl: VERIFIED_KEY_TTL_MS });
 
 /**
  * The organization a bearer API key speaks for (provider API). The lookup of a key verified in
  * the last VERIFIED_KEY_TTL_MS is skipped: it was a third of a short query's server time.
  */
-export async function authenticateApiKey(database: Database, apiKey: string): Promise<ApiKeyActor> {
-  let cache = verifiedKeys.get(database);
-  if (!cache) {
-    cache = new Map();
-    verifiedKeys.set(database, cache);
-  }
-  const now = performance.now();
-  const known = cache.get(apiKey);
-  if (known && known.until > now) return known.actor;
+export async function authenticateApiKey(database: Database, verified: VerifiedApiKeys, apiKey: string): Promise<ApiKeyActor> {
+  const known = verified.get(apiKey);
+  if (known) return known;
   const row = await database.db
     .selectFrom('api_keys')
     .select(['id', 'organization_id', 'permission'])
     .where('key_hash', '=', hashApiKey(apiKey))
     .executeTakeFirst();
-  if (!row) {
-    cache.delete(apiKey);
-    throw new Unauthorized('Invalid API key.');
-  }
+  if (!row) throw new Unauthorized('Invalid API key.');
   const actor: ApiKeyActor = { organizationId: row.organization_id, apiKeyId: row.id, permission: row.permission };
-  if (cache.size >= VERIFIED_KEYS_MAX) cache.clear();
-  cache.set(apiKey, { actor, until: now + VERIFIED_KEY_TTL_MS });
+  verified.set(apiKey, actor);
   return actor;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as servingRequests } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { Database, DB } from '../db/schema.ts';
 import type { EngineServices } from '../engine/engine.ts';
 import { nowIso } from '../clock.ts';
@@ -33,27 +34,20 @@ export async function requireCollection(db: Kysely<DB>, organizationId: string, 
  * went with it). Only collections found are remembered, so one just added is found at once.
  */
 export const COLLECTION_LOOKUP_TTL_MS = 1000;
-const FOUND_COLLECTIONS_MAX = 10_000;
-const foundCollections = new WeakMap<Database, Map<string, { collection: CollectionRef; until: number }>>();
+
+/** Collections a server found lately by organization and name (owned by its context). */
+export type FoundCollections = LRUCache<string, CollectionRef>;
+export const createFoundCollections = (): FoundCollections => new LRUCache({ max: 10_000, ttl: COLLECTION_LOOKUP_TTL_MS });
 
 /** requireCollection for queries, remembering what it found for COLLECTION_LOOKUP_TTL_MS (a query's second lookup of its own). */
-export async function findQueriedCollection(database: Database, organizationId: string, name: string): Promise<CollectionRef> {
-  let found = foundCollections.get(database);
-  if (!found) {
-    found = new Map();
-    foundCollections.set(database, found);
-  }
+export async function findQueriedCollection(database: Database, { organizationId, foundCollections }: Pick<ProviderActor, 'organizationId' | 'foundCollections'>, name: string): Promise<CollectionRef> {
   const key = `${organizationId}\u0000${name}`;
-  const now = performance.now();
-  const known = found.get(key);
-  if (known && known.until > now) return known.collection;
+  const known = foundCollections.get(key);
+  if (known) return known;
   const collection = await requireCollection(database.db, organizationId, name);
-  if (found.size >= FOUND_COLLECTIONS_MAX) found.clear();
-  found.set(key, { collection, until: now + COLLECTION_LOOKUP_TTL_MS });
+  foundCollections.set(key, collection);
   return collection;
 }
-
-const forgetCollections = (database: Database) => foundCollections.get(database)?.clear();
 
 export async function addCollection(database: Database, engine: EngineServices, actor: Pick<ProviderActor, 'organizationId'>, input: { collection_name: string }) {
   const { db } = database;
@@ -94,11 +88,11 @@ export async function deleteCollection(database: Database, engine: EngineService
     await requireCollection(trx, actor.organizationId, input.collection_name);
     const added = await deleteBatch(trx, collection, null);
     await trx.deleteFrom('collections').where('id', '=', collection.collectionId).execute();
-    forgetCollections(database);
+    actor.foundCollections.clear();
     return added;
   });
   // Again once committed: a query in between must not have remembered it.
-  forgetCollections(database);
+  actor.foundCollections.clear();
   await engine.search.dropCollections([collection.collectionId]);
   await actor.files.release(database, rest);
   return { message: 'Success!' };
@@ -146,13 +140,18 @@ async function deleteBatch(trx: Kysely<DB>, collection: CollectionRef, ids: stri
 }
 
 /** Deletes every collection of an organization (each a batch of documents at a time), then the raw files nobody else shares. */
-export async function deleteCollectionsOf(database: Database, engine: EngineServices, files: FileStore, organizationId: string): Promise<void> {
+export async function deleteCollectionsOf(
+  database: Database,
+  engine: EngineServices,
+  { files, foundCollections }: { files: FileStore; foundCollections: FoundCollections },
+  organizationId: string,
+): Promise<void> {
   const collections = await database.db.selectFrom('collections').select(['id', 'name']).where('organization_id', '=', organizationId).execute();
   for (const { id, name } of collections) await deleteDocumentsOf(database, engine, files, { organizationId, collectionId: id, collectionName: name });
   // Documents added meanwhile go with their collections.
   const rest = await database.db.selectFrom('documents').select('file_hash').distinct().where('organization_id', '=', organizationId).execute();
   await database.db.deleteFrom('collections').where('organization_id', '=', organizationId).execute();
-  forgetCollections(database);
+  foundCollections.clear();
   await engine.search.dropCollections(collections.map((row) => row.id));
   await files.release(database, rest.map((row) => row.file_hash));
 }

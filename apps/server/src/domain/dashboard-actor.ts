@@ -1,6 +1,8 @@
 import type { FileStore } from '../file-store.ts';
 import type { Keyring } from '../auth/keyring.ts';
 import type { BillingProvider } from '../billing/provider.ts';
+import type { VerifiedApiKeys } from './api-keys.ts';
+import type { FoundCollections } from './collections.ts';
 
 /**
  * Who calls a dashboard service, and what the service needs on their behalf: the signed-in
@@ -16,4 +18,7 @@ export interface DashboardActor {
   dashboardUrl: string;
   /** Where raw files live: deleting an organization removes its files. */
   files: FileStore;
+  /** Keys and collections the server looked up lately: forgotten when they change. */
+  verifiedApiKeys: VerifiedApiKeys;
+  foundCollections: FoundCollections;
 }

@@ -9,7 +9,6 @@ import type {
   GetPageInfoRequest,
   UpdateDocumentRequest,
 } from '@sift/contracts';
-import { inGroupedTransaction } from '../db/group-commit.ts';
 import type { Database, DB } from '../db/schema.ts';
 import type { DocumentSourceType, IndexStatus } from '../db/tables/retrieval.ts';
 import type { EngineServices } from '../engine/engine.ts';
@@ -87,7 +86,7 @@ export async function addDocument(database: Database, { queue }: EngineServices,
   let replacedHash: string | null = null;
   try {
     // Uploads sent together commit together (see group-commit.ts).
-    await inGroupedTransaction(database, async (trx, group) => {
+    await database.inGroupedTransaction(async (trx, group) => {
       const collection = await requireCollection(trx, actor.organizationId, input.collection_name);
       // Without overwrite, the insert below finds an existing path itself (its unique constraint: 409).
       const existing = input.overwrite

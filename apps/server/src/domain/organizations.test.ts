@@ -51,7 +51,7 @@ test('deleting an organization with a running Stripe subscription stops it befor
     })
     .execute();
   const provider = recordingProvider();
-  await deleteOrganization(h.database, h.engine, { userId: owner.id, billing: provider, files: h.files }, { organization_id: organization.id });
+  await deleteOrganization(h.database, h.engine, { userId: owner.id, billing: provider, ...h.context }, { organization_id: organization.id });
   expect(provider.cancelled).toEqual(['sub_1']);
   const left = await h.database.db.selectFrom('subscriptions').selectAll().where('organization_id', '=', organization.id).execute();
   expect(left).toEqual([]);
@@ -61,6 +61,6 @@ test('deleting an organization without a plan asks nothing of the payment side',
   const owner = await upsertUserByEmail(h.database, { email: 'free@example.com', name: 'Free' });
   const organization = await createOrganization(h.database, { userId: owner.id }, { name: 'Free Org' });
   const provider = recordingProvider();
-  await deleteOrganization(h.database, h.engine, { userId: owner.id, billing: provider, files: h.files }, { organization_id: organization.id });
+  await deleteOrganization(h.database, h.engine, { userId: owner.id, billing: provider, ...h.context }, { organization_id: organization.id });
   expect(provider.cancelled).toEqual([]);
 });

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/schema.ts';
-import { forgetVerifiedApiKeys } from './api-keys.ts';
 import { stopBillingOfDeletedOrganization } from './billing.ts';
 import { nowIso } from '../clock.ts';
 import type { EngineServices } from '../engine/engine.ts';
@@ -108,14 +107,14 @@ export async function renameOrganization(database: Database, { userId }: Pick<Da
 export async function deleteOrganization(
   database: Database,
   engine: EngineServices,
-  actor: Pick<DashboardActor, 'billing' | 'userId' | 'files'>,
+  actor: Pick<DashboardActor, 'billing' | 'userId' | 'files' | 'verifiedApiKeys' | 'foundCollections'>,
   input: { organization_id: string },
 ) {
   await requireOwner(database, actor.userId, input.organization_id, messages.onlyOwnersChangeOrganization);
   await stopBillingOfDeletedOrganization(database, actor.billing, input.organization_id);
-  await deleteCollectionsOf(database, engine, actor.files, input.organization_id);
+  await deleteCollectionsOf(database, engine, actor, input.organization_id);
   await database.db.deleteFrom('organizations').where('id', '=', input.organization_id).execute();
   // Its keys went with it (foreign keys): none of them may answer again.
-  forgetVerifiedApiKeys(database);
+  actor.verifiedApiKeys.clear();
   return { message: 'Organization deleted.' };
 }

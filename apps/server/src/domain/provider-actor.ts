@@ -1,8 +1,10 @@
 import type { ApiKeyPermission } from './api-keys.ts';
+import type { FoundCollections } from './collections.ts';
 import type { FileLinks, PageImageLinks } from './file-links.ts';
 import type { FileStore } from '../file-store.ts';
 import type { ByteRateLimiter } from './models/rate-limit.ts';
 import type { ModelRegistry } from './models/registry.ts';
+import type { QueryUsage } from './query-usage.ts';
 
 /**
  * Who calls a provider service, and what the service needs on their behalf: the organization
@@ -19,6 +21,10 @@ export interface ProviderActor {
   pageImageUrl: PageImageLinks;
   /** The reranker's per-organization byte budget, shared by every server (see limits/byte-budget.ts). */
   rerankLimiter: ByteRateLimiter;
+  /** Collections this server found lately by name (queries), forgotten when one is deleted. */
+  foundCollections: FoundCollections;
+  /** This server's query usage, counted before it is written (query-usage.ts). */
+  queryUsage: QueryUsage;
   /** The models this server serves (registry.ts); absent, the built-in ones. */
   models?: ModelRegistry;
   /** Milliseconds since the epoch; picks the usage minute (tests move it). */

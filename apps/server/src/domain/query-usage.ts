@@ -22,58 +22,48 @@ interface Pending {
 
 const FLUSH_AFTER_MS = 1000;
 
-interface QueryUsageBuffer {
-  pending: Map<string, Pending>;
-  timer: NodeJS.Timeout | null;
-  flushing: Promise<void>;
-}
+/** One server's buffer of query usage (its context owns it and hands it to the services on the actors). */
+export class QueryUsage {
+  readonly #pending = new Map<string, Pending>();
+  #timer: NodeJS.Timeout | null = null;
+  #flushing: Promise<void> = Promise.resolve();
 
-const buffers = new WeakMap<Database, QueryUsageBuffer>();
-
-function bufferOf(database: Database): QueryUsageBuffer {
-  let buffer = buffers.get(database);
-  if (!buffer) {
-    buffer = { pending: new Map(), timer: null, flushing: Promise.resolve() };
-    buffers.set(database, buffer);
+  constructor(readonly database: Database) {
     // Nothing counted is dropped on a clean shutdown.
-    beforeDestroy(database, () => flushQueryUsage(database));
+    beforeDestroy(database, () => this.flush());
   }
-  return buffer;
-}
 
-export function recordQueryUsage(database: Database, collection: CollectionRef, queryType: QueryType, counters: QueryCounters): void {
-  add(database, { collection, queryType, windowStart: minuteWindow(), count: 1, counters });
-}
-
-function add(database: Database, event: Pending): void {
-  const buffer = bufferOf(database);
-  const key = `${event.collection.collectionId}|${event.queryType}|${event.windowStart}`;
-  const pending = buffer.pending.get(key);
-  if (pending) {
-    pending.count += event.count;
-    for (const name of Object.keys(event.counters) as (keyof QueryCounters)[]) pending.counters[name] += event.counters[name];
-  } else {
-    buffer.pending.set(key, { ...event, counters: { ...event.counters } });
+  record(collection: CollectionRef, queryType: QueryType, counters: QueryCounters): void {
+    this.#add({ collection, queryType, windowStart: minuteWindow(), count: 1, counters });
   }
-  buffer.timer ??= setTimeout(() => void flushQueryUsage(database), FLUSH_AFTER_MS).unref();
-}
 
-/** Writes every pending event now (usage reads, shutdown, the timer). */
-export function flushQueryUsage(database: Database): Promise<void> {
-  const buffer = buffers.get(database);
-  if (!buffer) return Promise.resolve();
-  if (buffer.timer) clearTimeout(buffer.timer);
-  buffer.timer = null;
-  const events = [...buffer.pending.values()];
-  buffer.pending.clear();
-  // One flush at a time, in order, so a read that flushes also waits for one under way.
-  buffer.flushing = buffer.flushing.then(() =>
-    write(database, events).catch(() => {
-      // The database refused (busy, unreachable): keep the events for the next flush.
-      for (const event of events) add(database, event);
-    }),
-  );
-  return buffer.flushing;
+  /** Writes every pending event now (usage reads, shutdown, the timer). */
+  flush(): Promise<void> {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    const events = [...this.#pending.values()];
+    this.#pending.clear();
+    // One flush at a time, in order, so a read that flushes also waits for one under way.
+    this.#flushing = this.#flushing.then(() =>
+      write(this.database, events).catch(() => {
+        // The database refused (busy, unreachable): keep the events for the next flush.
+        for (const event of events) this.#add(event);
+      }),
+    );
+    return this.#flushing;
+  }
+
+  #add(event: Pending): void {
+    const key = `${event.collection.collectionId}|${event.queryType}|${event.windowStart}`;
+    const pending = this.#pending.get(key);
+    if (pending) {
+      pending.count += event.count;
+      for (const name of Object.keys(event.counters) as (keyof QueryCounters)[]) pending.counters[name] += event.counters[name];
+    } else {
+      this.#pending.set(key, { ...event, counters: { ...event.counters } });
+    }
+    this.#timer ??= setTimeout(() => void this.flush(), FLUSH_AFTER_MS).unref();
+  }
 }
 
 async function write(database: Database, events: Pending[]): Promise<void> {

@@ -8,7 +8,6 @@ import { findQueriedCollection } from './collections.ts';
 import { parseMetadataFilter } from './metadata-filter.ts';
 import { pageImageUrls } from './page-images.ts';
 import type { ProviderActor } from './provider-actor.ts';
-import { recordQueryUsage } from './query-usage.ts';
 import { RERANK_DOCUMENT_CHARS, requireReranker, rerankHits } from './rerank-hits.ts';
 import type { CollectionRef, QueryType } from './usage-events.ts';
 
@@ -46,14 +45,14 @@ async function documentResults(hits: Omit<DocumentHit, 'score'>[], scores: Map<s
 }
 
 function recordQuery(
-  database: Database,
+  { queryUsage }: ProviderActor,
   collection: CollectionRef,
   queryType: QueryType,
   query: string | null,
   results: { content?: string | null }[],
   startedAt: number,
 ) {
-  recordQueryUsage(database, collection, queryType, {
+  queryUsage.record(collection, queryType, {
     queryBytes: query ? utf8(query) : 0,
     queriedBytes: results.reduce((total, result) => total + (result.content ? utf8(result.content) : 0), 0),
     queryTokens: query ? countTokens(query) : 0,
@@ -65,7 +64,7 @@ function recordQuery(
 export async function topDocuments(database: Database, engine: EngineServices, actor: ProviderActor, input: TopDocumentsRequest) {
   const startedAt = performance.now();
   requireReranker(input.reranker);
-  const collection = await findQueriedCollection(database, actor.organizationId, input.collection_name);
+  const collection = await findQueriedCollection(database, actor, input.collection_name);
   const filter = parseMetadataFilter(input.filter);
   const retrieved =
     input.query === null
@@ -74,14 +73,14 @@ export async function topDocuments(database: Database, engine: EngineServices, a
   const texts = input.reranker ? await engine.search.openings(retrieved.map((hit) => hit.documentId), RERANK_DOCUMENT_CHARS) : new Map<string, string>();
   const hits = await rerankHits(database, actor, { reranker: input.reranker, query: input.query, hits: retrieved, textOf: (hit) => texts.get(hit.documentId) ?? '' });
   const results = await documentResults(hits, new Map(hits.map((hit) => [hit.documentId, hit.score])), input.include_metadata, actor);
-  recordQuery(database, collection, 'documents', input.query, results.map(() => ({})), startedAt);
+  recordQuery(actor, collection, 'documents', input.query, results.map(() => ({})), startedAt);
   return { results };
 }
 
 export async function topPages(database: Database, engine: EngineServices, actor: ProviderActor, input: TopPagesRequest) {
   const startedAt = performance.now();
   requireReranker(input.reranker);
-  const collection = await findQueriedCollection(database, actor.organizationId, input.collection_name);
+  const collection = await findQueriedCollection(database, actor, input.collection_name);
   const filter = parseMetadataFilter(input.filter);
   const request = await searchRequest(engine, collection.collectionId, input, filter);
   // The reranker reads the pages even when the client does not.
@@ -102,14 +101,14 @@ export async function topPages(database: Database, engine: EngineServices, actor
   const best = new Map<string, number>();
   for (const hit of hits) best.set(hit.documentId, Math.max(best.get(hit.documentId) ?? 0, hit.score));
   const document_results = await documentResults(hits, best, input.include_metadata, actor);
-  recordQuery(database, collection, 'pages', input.query, results, startedAt);
+  recordQuery(actor, collection, 'pages', input.query, results, startedAt);
   return { results, document_results };
 }
 
 export async function topSnippets(database: Database, engine: EngineServices, actor: ProviderActor, input: TopSnippetsRequest) {
   const startedAt = performance.now();
   requireReranker(input.reranker);
-  const collection = await findQueriedCollection(database, actor.organizationId, input.collection_name);
+  const collection = await findQueriedCollection(database, actor, input.collection_name);
   const filter = parseMetadataFilter(input.filter);
   const granularity = input.precise_responses ? 'fine' : 'coarse';
   const request = await searchRequest(engine, collection.collectionId, input, filter);
@@ -126,6 +125,6 @@ export async function topSnippets(database: Database, engine: EngineServices, ac
   const best = new Map<string, number>();
   for (const hit of hits) best.set(hit.documentId, Math.max(best.get(hit.documentId) ?? 0, hit.score));
   const document_results = await documentResults(hits, best, input.include_document_metadata, actor);
-  recordQuery(database, collection, granularity, input.query, results, startedAt);
+  recordQuery(actor, collection, granularity, input.query, results, startedAt);
   return { results, document_results };
 }

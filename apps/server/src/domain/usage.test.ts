@@ -41,7 +41,7 @@ describe('usage histories', () => {
       { at: end - 59, organizationId: org, collection: 'a', eventType: 'added', fileBytes: 100 },
       { at: end + 1, organizationId: org, collection: 'a', eventType: 'added', fileBytes: 1000 },
     ]);
-    const history = await getDocumentUsageHistory(h.database, { organizationId: org }, { start_time: start, end_time: end, aggregation_window: 'minutely' });
+    const history = await getDocumentUsageHistory(h.database, { organizationId: org, queryUsage: h.context.queryUsage }, { start_time: start, end_time: end, aggregation_window: 'minutely' });
     expect(history.history).toHaveLength(60);
     expect(history.totals.docs).toEqual({ count: 2, bytes: 110 });
     expect(history.history[0]!.stats.docs).toEqual({ count: 1, bytes: 10 });
@@ -51,7 +51,7 @@ describe('usage histories', () => {
   test('every window of the range is listed, oldest first, empty ones as zeros', async () => {
     const org = await freshOrganization('empty');
     await insertQueryRows(h.database, [{ at: D + 5 * 3600 + 17, organizationId: org, collection: 'a', queryBytes: 42 }]);
-    const history = await getQueryUsageHistory(h.database, { organizationId: org }, { start_time: D, end_time: D + 86_399, aggregation_window: 'hourly' });
+    const history = await getQueryUsageHistory(h.database, { organizationId: org, queryUsage: h.context.queryUsage }, { start_time: D, end_time: D + 86_399, aggregation_window: 'hourly' });
     expect(history.history.map((w) => w.window_start)).toEqual(Array.from({ length: 24 }, (_, k) => D + k * 3600));
     expect(history.history.filter((w) => w.stats.queries.count > 0).map((w) => w.window_start)).toEqual([D + 5 * 3600]);
     expect(history.history[0]!.stats.queries).toEqual({ count: 0, bytes: 0 });
@@ -64,7 +64,7 @@ describe('usage histories', () => {
       { at: D + 86_400 - 60, organizationId: org, collection: 'a', eventType: 'indexed', fileBytes: 5 },
       { at: D + 86_400, organizationId: org, collection: 'a', eventType: 'indexed', fileBytes: 7 },
     ]);
-    const history = await getDocumentUsageHistory(h.database, { organizationId: org }, { start_time: D, end_time: D + 3 * 86_400 - 1, aggregation_window: 'daily' });
+    const history = await getDocumentUsageHistory(h.database, { organizationId: org, queryUsage: h.context.queryUsage }, { start_time: D, end_time: D + 3 * 86_400 - 1, aggregation_window: 'daily' });
     expect(history.history.map((w) => w.stats.indexed)).toEqual([{ count: 1, bytes: 5 }, { count: 1, bytes: 7 }, { count: 0, bytes: 0 }]);
   });
 
@@ -77,7 +77,7 @@ describe('usage histories', () => {
     ]);
     const range = { start_time: D, end_time: D + 86_399, aggregation_window: 'daily' as const };
     const bytes = async (collection_names?: string[]) =>
-      (await getDocumentUsageHistory(h.database, { organizationId: org }, { ...range, collection_names })).totals.docs.bytes;
+      (await getDocumentUsageHistory(h.database, { organizationId: org, queryUsage: h.context.queryUsage }, { ...range, collection_names })).totals.docs.bytes;
     expect(await bytes()).toBe(7);
     expect(await bytes(['alpha', 'gamma'])).toBe(5);
     expect(await bytes([])).toBe(0);
@@ -98,9 +98,9 @@ describe('usage histories', () => {
       { at: D, organizationId: org, explicit: false, requestBytes: 999 },
     ]);
     const range = { start_time: D, end_time: D + 3599, aggregation_window: 'hourly' as const };
-    const documents = await getDocumentUsageHistory(h.database, { organizationId: org }, range);
+    const documents = await getDocumentUsageHistory(h.database, { organizationId: org, queryUsage: h.context.queryUsage }, range);
     expect(documents.totals).toEqual({ docs: { count: 1, bytes: 300 }, ocr: { count: 3, bytes: 300 }, indexed: { count: 1, bytes: 300 } });
-    const rerank = await getRerankUsageHistory(h.database, { organizationId: org }, { ...range, collection_names: [] });
+    const rerank = await getRerankUsageHistory(h.database, { organizationId: org, queryUsage: h.context.queryUsage }, { ...range, collection_names: [] });
     expect(rerank.totals.rerank).toEqual({ count: 2, bytes: 1019 });
   });
 
@@ -142,10 +142,10 @@ describe('hourly rollups', () => {
     }
     const now = Math.floor(Date.now() / 1000);
     const hourStart = now - (now % 3600);
-    const viaHours = await getDocumentUsageHistory(h.database, { organizationId: org }, { start_time: hourStart - 86_400 * 2, end_time: hourStart + 86_400 * 2 - 1, aggregation_window: 'daily' });
+    const viaHours = await getDocumentUsageHistory(h.database, { organizationId: org, queryUsage: h.context.queryUsage }, { start_time: hourStart - 86_400 * 2, end_time: hourStart + 86_400 * 2 - 1, aggregation_window: 'daily' });
     expect(viaHours.totals.docs).toEqual({ count: 3, bytes: 30 });
     await h.database.db.deleteFrom('document_usage').where('organization_id', '=', org).execute();
-    const afterDelete = await getDocumentUsageHistory(h.database, { organizationId: org }, { start_time: hourStart - 86_400 * 2, end_time: hourStart + 86_400 * 2 - 1, aggregation_window: 'daily' });
+    const afterDelete = await getDocumentUsageHistory(h.database, { organizationId: org, queryUsage: h.context.queryUsage }, { start_time: hourStart - 86_400 * 2, end_time: hourStart + 86_400 * 2 - 1, aggregation_window: 'daily' });
     expect(afterDelete.totals.docs).toEqual({ count: 0, bytes: 0 });
   });
 
@@ -175,7 +175,7 @@ describe('hourly rollups', () => {
           if (alignStart) start -= start % 1800;
           const end = D + Math.max(a, b);
           const size = { minutely: 60, hourly: 3600, daily: 86_400 }[window];
-          const history = await getDocumentUsageHistory(h.database, { organizationId: org }, { start_time: start, end_time: end, aggregation_window: window });
+          const history = await getDocumentUsageHistory(h.database, { organizationId: org, queryUsage: h.context.queryUsage }, { start_time: start, end_time: end, aggregation_window: window });
           const expected = new Map<number, number>();
           for (const row of seeded) {
             const minute = row.at - (row.at % 60);
@@ -204,12 +204,12 @@ describe('usage counters', () => {
     ]);
     await insertQueryRows(h.database, [{ at: startOfMonth + 3601, organizationId: org, collection: 'a', queryBytes: 8 }]);
     await insertRerankRows(h.database, [{ at: startOfMonth - 86_400 * 40, organizationId: org, requestBytes: 3, tokens: 1 }]);
-    const counters = await getUsageCounters(h.database, { organizationId: org });
+    const counters = await getUsageCounters(h.database, { organizationId: org, queryUsage: h.context.queryUsage });
     expect(counters.all_time.docs).toEqual({ count: 2, bytes: 11, billable_units: 22 });
     expect(counters.billing_cycle.docs).toEqual({ count: 1, bytes: 10, billable_units: 20 });
     expect(counters.billing_cycle.queries).toEqual({ count: 1, bytes: 8, billable_units: 1 });
     expect(counters.all_time.ocr).toEqual({ count: 0, bytes: 0, billable_units: 0 });
-    const models = await getModelsUsageCounters(h.database, { organizationId: org });
+    const models = await getModelsUsageCounters(h.database, { organizationId: org, queryUsage: h.context.queryUsage });
     expect(models.all_time.rerank).toEqual({ count: 1, bytes: 3, billable_units: 1 });
     expect(models.billing_cycle.rerank).toEqual({ count: 0, bytes: 0, billable_units: 0 });
   });
@@ -241,7 +241,7 @@ describe('usage counters', () => {
       { at: trialStart + 60, organizationId: org, collection: 'a', queryBytes: 10 },
       { at: now, organizationId: org, collection: 'a', queryBytes: 100 },
     ]);
-    const counters = await getUsageCounters(h.database, { organizationId: org });
+    const counters = await getUsageCounters(h.database, { organizationId: org, queryUsage: h.context.queryUsage });
     expect(counters.all_time.queries.bytes).toBe(111);
     expect(counters.billing_cycle.queries.bytes).toBe(110);
   });

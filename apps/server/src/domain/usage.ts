@@ -16,7 +16,7 @@ import { sumUsage, type UsageSums } from '../db/usage-buckets.ts';
 import type { UsageSource } from '../db/usage-rollups.ts';
 import { currentBillingPeriod } from './billing.ts';
 import { Invalid } from './errors.ts';
-import { flushQueryUsage } from './query-usage.ts';
+import type { QueryUsage } from './query-usage.ts';
 
 /**
  * Usage metering (spec §3 usage events, §7 Usage): counters over all time and the billing cycle,
@@ -25,6 +25,8 @@ import { flushQueryUsage } from './query-usage.ts';
  */
 export interface UsageActor {
   organizationId: string;
+  /** This server's query usage not yet written: flushed before a read. */
+  queryUsage: QueryUsage;
 }
 
 export const usageMessages = {
@@ -69,13 +71,14 @@ export function calendarMonth(now: Date): { start: Date; end: Date } {
 }
 
 /** Reads see every event: this process's buffered queries, and document events still pending (PostgreSQL). */
-async function usageWritten(database: Database): Promise<void> {
-  await flushQueryUsage(database);
+async function usageWritten(database: Database, actor: UsageActor): Promise<void> {
+  await actor.queryUsage.flush();
   await foldDocumentUsage(database.db);
 }
 
-async function countersOf(database: Database, organizationId: string, sources: UsageSource[]) {
-  await usageWritten(database);
+async function countersOf(database: Database, actor: UsageActor, sources: UsageSource[]) {
+  const { organizationId } = actor;
+  await usageWritten(database, actor);
   const cycle = await billingCycle(database, organizationId);
   const over = async (from: number, to: number) => {
     const stats: Partial<Record<UsageKey, UsageMetric>> = {};
@@ -93,13 +96,13 @@ async function countersOf(database: Database, organizationId: string, sources: U
 
 /** /usage/counters: Docs, OCR, Indexed and Queries over all time and the billing cycle. */
 export async function getUsageCounters(database: Database, actor: UsageActor, _input: unknown = {}) {
-  const counters = await countersOf(database, actor.organizationId, ['documents', 'queries']);
+  const counters = await countersOf(database, actor, ['documents', 'queries']);
   return counters as { all_time: Record<'docs' | 'ocr' | 'indexed' | 'queries', UsageMetric>; billing_cycle: Record<'docs' | 'ocr' | 'indexed' | 'queries', UsageMetric> };
 }
 
 /** /usage/models/counters: Rerank and Embed over all time and the billing cycle. */
 export async function getModelsUsageCounters(database: Database, actor: UsageActor, _input: unknown = {}) {
-  const counters = await countersOf(database, actor.organizationId, ['reranker', 'embed']);
+  const counters = await countersOf(database, actor, ['reranker', 'embed']);
   return counters as { all_time: Record<'rerank' | 'embed', UsageMetric>; billing_cycle: Record<'rerank' | 'embed', UsageMetric> };
 }
 
@@ -114,7 +117,7 @@ export function historyWindows({ start_time, end_time, aggregation_window }: Pic
 
 async function historyOf(database: Database, actor: UsageActor, input: UsageRequest, source: UsageSource) {
   const windows = historyWindows(input);
-  await usageWritten(database);
+  await usageWritten(database, actor);
   const metrics = metricsOf[source];
   const collectionNames = source === 'reranker' || source === 'embed' ? undefined : (input.collection_names ?? undefined);
   const sums = await sumUsage(database, source, {

@@ -93,7 +93,7 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
   // Provider API: every route here needs an API key.
   await app.register(
     async (scope) => {
-      requireApiKey(scope, context.database);
+      requireApiKey(scope, context.database, context.verifiedApiKeys);
       await scope.register(providerRoutes, context);
     },
     { prefix: '/v1' },

@@ -2,6 +2,9 @@ import type { FastifyRequest } from 'fastify';
 import { createKeyring, type Keyring } from '../auth/keyring.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
+import { createVerifiedApiKeys, type VerifiedApiKeys } from '../domain/api-keys.ts';
+import { createFoundCollections, type FoundCollections } from '../domain/collections.ts';
+import { QueryUsage } from '../domain/query-usage.ts';
 import { addDocumentEvent } from '../domain/usage-events.ts';
 import { modelRegistry } from '../domain/models/registry.ts';
 import { createEngine, type Engine } from '../engine/engine.ts';
@@ -34,6 +37,11 @@ export interface AppContext {
   limits: LimitStore;
   metrics: Metrics;
   lifecycle: Lifecycle;
+  /** API keys and collections this server looked up lately (trusted for a second, forgotten when they change). */
+  verifiedApiKeys: VerifiedApiKeys;
+  foundCollections: FoundCollections;
+  /** Query usage counted in memory, written once a second. */
+  queryUsage: QueryUsage;
 }
 
 /** The context of a server on this configuration and database; `lifecycle` defaults to no own ingestion. */
@@ -49,6 +57,9 @@ export function createAppContext(config: Config, database: Database, lifecycle?:
     limits: openLimitStore(config, database),
     metrics: createMetrics(database),
     lifecycle: lifecycle ?? { ownIngestion: () => false, draining: () => false },
+    verifiedApiKeys: createVerifiedApiKeys(),
+    foundCollections: createFoundCollections(),
+    queryUsage: new QueryUsage(database),
   };
 }
 

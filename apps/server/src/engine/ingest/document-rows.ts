@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type CompiledQuery, type Kysely, sql } from 'kysely';
-import { bulkInserts } from '../../db/bulk-insert.ts';
+import type { BulkInserts } from '../../db/bulk-insert.ts';
 import type { DB } from '../../db/schema.ts';
 import { nowIso } from '../../clock.ts';
 import { sha256 } from '../../file-store.ts';
@@ -21,7 +21,8 @@ export interface DocumentRows {
  * document, in order, so a lost lease is seen), `writes` replace its text's pieces, its pages and
  * its snippets: their offsets into that text, which holds their content (slices.ts).
  */
-export function documentRowWrites(db: Kysely<DB>, owner: string, items: DocumentRows[]): { holds: CompiledQuery[]; writes: CompiledQuery[] } {
+export function documentRowWrites(inserts: BulkInserts, owner: string, items: DocumentRows[]): { holds: CompiledQuery[]; writes: CompiledQuery[] } {
+  const { db } = inserts;
   const now = nowIso();
   const holds = items.map((item) =>
     db
@@ -41,15 +42,13 @@ export function documentRowWrites(db: Kysely<DB>, owner: string, items: Document
   const seqs = items.map((item) => item.job.seq);
   const writes = [
     db.deleteFrom('document_pieces').where('document_seq', 'in', seqs).compile(),
-    ...bulkInserts(
-      db,
+    ...inserts.of(
       'document_pieces',
       items.flatMap(({ job, chunked }) => textPieces(chunked.text).map((piece) => ({ document_seq: job.seq, ...piece }))),
     ),
     db.deleteFrom('pages').where('document_id', 'in', ids).compile(),
     db.deleteFrom('chunks').where('document_seq', 'in', seqs).compile(),
-    ...bulkInserts(
-      db,
+    ...inserts.of(
       'pages',
       items.flatMap(({ job, chunked }) =>
         chunked.pages.map((page) => ({
@@ -63,8 +62,7 @@ export function documentRowWrites(db: Kysely<DB>, owner: string, items: Document
       ),
     ),
     ...(['coarse', 'fine'] as const).flatMap((granularity) =>
-      bulkInserts(
-        db,
+      inserts.of(
         'chunks',
         items.flatMap(({ job, chunked }) =>
           chunked[granularity].map((snippet) => ({

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToTimers } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
+import { BulkInserts } from '../../db/bulk-insert.ts';
 import { isDatabaseBusy } from '../../db/contention.ts';
 import type { Database, DB } from '../../db/schema.ts';
 import type { FileStore } from '../../file-store.ts';
@@ -106,6 +107,7 @@ interface Ingestion extends IngestWorkerOptions {
   toRelease: Set<string>;
   /** When a batch last began or ended: index upkeep waits for a quiet queue. */
   lastWorkAt: number;
+  bulkInserts: BulkInserts;
 }
 
 function newIngestion(options: IngestWorkerOptions): Ingestion {
@@ -125,6 +127,7 @@ function newIngestion(options: IngestWorkerOptions): Ingestion {
     claimsInFlight: new Set(),
     toRelease: new Set(),
     lastWorkAt: performance.now(),
+    bulkInserts: new BulkInserts(options.database.db),
   };
 }
 
@@ -375,7 +378,7 @@ async function writeIndex(ingestion: Ingestion, items: Prepared[], lease: LeaseK
 async function writeRows(ingestion: Ingestion, items: Prepared[], lease: LeaseKeeper): Promise<Prepared[]> {
   let pending = items;
   while (pending.length > 0) {
-    const { holds, writes } = documentRowWrites(ingestion.database.db, ingestion.owner, pending);
+    const { holds, writes } = documentRowWrites(ingestion.bulkInserts, ingestion.owner, pending);
     // Compiling a large document's rows is a long synchronous step: its leases are renewed now,
     // if due, before the transaction (whose row locks hold renewals back until it commits).
     await lease.betweenSteps();

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type ApiKeyActor, authenticateApiKey } from '../../domain/api-keys.ts';
+import { type ApiKeyActor, authenticateApiKey, type VerifiedApiKeys } from '../../domain/api-keys.ts';
 import { Forbidden, Unauthorized } from '../../domain/errors.ts';
 import type { Database } from '../../db/schema.ts';
 import { bearerToken } from './session-auth.ts';
@@ -12,12 +12,12 @@ declare module 'fastify' {
 }
 
 /** Guards every route of this scope (the provider API): a valid API key or 401. */
-export function requireApiKey(app: FastifyInstance, database: Database): void {
+export function requireApiKey(app: FastifyInstance, database: Database, verified: VerifiedApiKeys): void {
   app.decorateRequest('apiKey', null as unknown as ApiKeyActor);
   app.addHook('onRequest', async (request) => {
     const token = bearerToken(request);
     if (!token) throw new Unauthorized('Not authenticated');
-    request.apiKey = await authenticateApiKey(database, token);
+    request.apiKey = await authenticateApiKey(database, verified, token);
   });
 }
 

@@ -15,6 +15,14 @@ export function provideDashboardActor(app: FastifyInstance, context: AppContext)
   const billing = createBillingProvider(context.config);
   app.decorateRequest('dashboardActor', null as unknown as DashboardActor);
   app.addHook('preHandler', async (request) => {
-    request.dashboardActor = { userId: request.userId, keyring: context.keyring, billing, dashboardUrl: dashboardUrl(context.config, request), files: context.files };
+    request.dashboardActor = {
+      userId: request.userId,
+      keyring: context.keyring,
+      billing,
+      dashboardUrl: dashboardUrl(context.config, request),
+      files: context.files,
+      verifiedApiKeys: context.verifiedApiKeys,
+      foundCollections: context.foundCollections,
+    };
   });
 }

@@ -33,6 +33,8 @@ export function provideActor(app: FastifyInstance, context: AppContext): void {
       pageImageUrl: pageImageLinks(context.keyring, baseUrl),
       rerankLimiter,
       models,
+      foundCollections: context.foundCollections,
+      queryUsage: context.queryUsage,
     };
   });
 }

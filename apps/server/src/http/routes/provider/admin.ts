@@ -27,9 +27,9 @@ import { errorResponses } from '../../plugins/errors.ts';
 import type { AppContext } from '../../context.ts';
 
 /** /v1/admin: provisioning for platforms built on Sift, behind the installation's admin key only. */
-export const adminRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { config, database, keyring }) => {
+export const adminRoutes: FastifyPluginAsyncZod<AppContext> = async (app, { config, database, keyring, verifiedApiKeys }) => {
   requireAdminKey(app, config.adminKey);
-  const actor: AdminActor = { keyring };
+  const actor: AdminActor = { keyring, verifiedApiKeys };
   const tags = ['Admin'];
   const errors = errorResponses(401, 403, 404);
   app.post(
