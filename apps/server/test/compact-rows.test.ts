@@ -9,6 +9,7 @@ import * as textInPieces from '../src/db/migrations/024_text_in_pieces.ts';
 import * as postingsInBlocks from '../src/db/migrations/025_postings_in_blocks.ts';
 import * as blockSizes from '../src/db/migrations/026_block_sizes.ts';
 import * as rowCounts from '../src/db/migrations/027_row_counts.ts';
+import * as pagesFileInText from '../src/db/migrations/028_pages_file_in_text.ts';
 import type { Database } from '../src/db/schema.ts';
 import { searchDirectory } from '../src/engine/search/sqlite-file.ts';
 import { sha256 } from '../src/file-store.ts';
@@ -20,13 +21,16 @@ import { searchCorpus } from './search-corpus.ts';
 /**
  * Migration 022: a data folder (SQLite) or database (PostgreSQL) of migration 021's layout, its
  * snippets keyed by their document's UUID and collection and every raw file kept, moves to
- * snippets keyed by seq and plain text files kept only as their text when the server opens it;
- * documents, every search and every raw download answer as before.
+ * snippets keyed by seq, plain text files kept only as their text, and text-pages files only as
+ * their pages (migration 028) when the server opens it; documents, every search and every raw
+ * download answer as before.
  */
 let h: Harness;
 let f: Awaited<ReturnType<typeof providerFixtures>>;
 /** The paths uploaded as plain text: their files are their text. */
 const plainPaths: string[] = [];
+/** The paths uploaded as text pages: their files are the JSON of their pages (migration 028). */
+const pagesPaths: string[] = [];
 const PLAIN = 'Grebes dive for minnows under the harbor lantern.\nA second line, café and \u{1F986}.';
 
 beforeAll(async () => {
@@ -35,9 +39,9 @@ beforeAll(async () => {
   for (const [collection, seed] of [['one', 51], ['two', 52]] as const) {
     await h.call('/v1/collections/add-collection', { collection_name: collection }, f.keyA);
     for (const [i, document] of searchCorpus(seed, 12, collection).entries()) {
-      // Half plain text (a file that is its text), half pages (a file of JSON, kept).
+      // Half plain text (a file that is its text), half pages (a file of JSON, made from the pages).
       const content = i % 2 === 0 ? { type: 'text', text: document.pages.join('\n\n') } : { type: 'text-pages', pages: document.pages };
-      if (i % 2 === 0) plainPaths.push(document.path);
+      (i % 2 === 0 ? plainPaths : pagesPaths).push(document.path);
       await h.call('/v1/documents/add-document', { collection_name: collection, path: document.path, content }, f.keyA);
     }
   }
@@ -46,6 +50,7 @@ beforeAll(async () => {
   await h.call('/v1/documents/add-document', { collection_name: 'two', path: 'grebe.txt', content: { type: 'text', text: PLAIN } }, f.keyA);
   plainPaths.push('grebe.md', 'grebe.txt');
   plainPaths.sort();
+  pagesPaths.sort();
   await f.workers.idle();
 }, 120_000);
 afterAll(async () => {
@@ -71,6 +76,8 @@ async function documentsAndFiles() {
 
 /** Puts the database back the way migration 021 left it, and SQLite's search files in format 2. */
 async function backToMigration021(database: Database) {
+  await pagesFileInText.down(database.db as never);
+  await sql`delete from kysely_migration where name = '028_pages_file_in_text'`.execute(database.db);
   await rowCounts.down(database.db as never);
   await blockSizes.down(database.db as never);
   await sql`delete from kysely_migration where name in ('026_block_sizes', '027_row_counts')`.execute(database.db);
@@ -96,10 +103,12 @@ const columnsOf = async (database: Database, table: string) =>
     : (await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(database.db)).rows.map((row) => row.name);
 const blobCount = async (database: Database) => Number((await database.db.selectFrom('blobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
 
-test('a database of migration 021 keeps documents, searches and raw downloads after 022, with snippets by seq and plain text files not kept twice', async () => {
+test('a database of migration 021 keeps documents, searches and raw downloads after 022, with snippets by seq and plain text and text-pages files not kept twice', async () => {
   const before = { rankings: await everyRanking(h.database, h.files, 'grebes harbor lantern'), documents: await documentsAndFiles() };
   const plain = async (database: Database) => (await database.db.selectFrom('documents').select('path').where('file_in_text', '=', 1).orderBy('path').execute()).map((row) => row.path);
+  const ofPages = async (database: Database) => (await database.db.selectFrom('documents').select('path').where('file_in_text', '=', 2).orderBy('path').execute()).map((row) => row.path);
   expect(await plain(h.database)).toEqual(plainPaths);
+  expect(await ofPages(h.database)).toEqual(pagesPaths);
   const files = async (database: Database, plainToo: boolean) => {
     let query = database.db.selectFrom('documents').select('file_hash').distinct();
     if (!plainToo) query = query.where('file_in_text', '=', 0);
@@ -119,6 +128,7 @@ test('a database of migration 021 keeps documents, searches and raw downloads af
     expect(await columnsOf(reopened, 'chunks')).not.toContain('document_id');
     expect(await columnsOf(reopened, 'chunks')).not.toContain('collection_id');
     expect(await plain(reopened)).toEqual(plainPaths);
+    expect(await ofPages(reopened)).toEqual(pagesPaths);
     expect(await blobCount(reopened)).toBe(kept);
     expect(await reopened.db.selectFrom('blobs').select('hash').where('hash', '=', sha256(Buffer.from(PLAIN))).executeTakeFirst()).toBeUndefined();
     if (reopened.sqlitePath) {

@@ -110,10 +110,10 @@ describe('file modes', () => {
       const post = (path: string, body: unknown) =>
         fetch(`http://127.0.0.1:${port}/v1${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
       expect((await post('/collections/add-collection', { collection_name: 'modes' })).status).toBe(201);
-      // Past the size kept in the database: a file of its own in the data folder (pages as JSON,
+      // Past the size kept in the database: a file of its own in the data folder (a page of HTML,
       // not its text, so it stays once indexed).
-      const text = 'private words of a large upload '.repeat(8000);
-      expect((await post('/documents/add-document', { collection_name: 'modes', path: 'large.txt', content: { type: 'text-pages', pages: [text] } })).status).toBe(201);
+      const html = `<!doctype html><p>${'private words of a large upload '.repeat(8000)}</p>`;
+      expect((await post('/documents/add-document', { collection_name: 'modes', path: 'large.html', content: { type: 'auto', base64_data: Buffer.from(html).toString('base64') } })).status).toBe(201);
       await until('indexing', async () => (await (await post('/status/get-status', { collection_name: 'modes' })).json()).num_indexed_documents === 1);
     } finally {
       server.child.kill('SIGTERM');

@@ -11,8 +11,8 @@ import { sha256 } from '../src/file-store.ts';
 const v1 = (path: string) => `/v1${path}`;
 const t = fileHarness({ objectStore: true });
 
-/** The file of an upload of `text`: its pages as JSON, not its text, so it stays in the bucket once indexed. */
-const fileOf = (text: string) => JSON.stringify([text]);
+/** The file of an upload of `text`: a page of HTML, not its text, so it stays in the bucket once indexed. */
+const fileOf = (text: string) => `<!doctype html><p>${text}</p>`;
 const stored = async (text: string) =>
   t.h.files.read(sha256(Buffer.from(fileOf(text)))).then(
     () => true,
@@ -20,7 +20,7 @@ const stored = async (text: string) =>
   );
 
 const add = (key: string, collection: string, path: string, text: string) =>
-  t.h.call(v1('/documents/add-document'), { collection_name: collection, path, content: { type: 'text-pages', pages: [text] } }, key);
+  t.h.call(v1('/documents/add-document'), { collection_name: collection, path, content: { type: 'auto', base64_data: Buffer.from(fileOf(text)).toString('base64') } }, key);
 
 describe('raw files in an S3-compatible object store', () => {
   test('an upload is stored in the bucket, indexed from it, and its file link serves it', async () => {

@@ -152,8 +152,10 @@ describe('object store unreachable', () => {
   test('uploads and file links answer 503 with retry-after; readiness names the object store; searches go on; all answer again once it is back', async () => {
     const { app, log } = await loggedApp(t.h);
     await post(app, '/v1/collections/add-collection', { collection_name: 'bucket' }, t.f.keyA);
-    // Pages as JSON: a file that is not its text, so its link needs the store (a plain text file is served from its text).
-    expect((await post(app, '/v1/documents/add-document', { collection_name: 'bucket', path: 'kept.txt', content: { type: 'text-pages', pages: ['a lighthouse keeper'] } }, t.f.keyA)).status).toBe(201);
+    // A page of HTML: a file that is not its text, so its link needs the store (a plain text or text-pages file is made from what is indexed).
+    const html = '<!doctype html><p>a lighthouse keeper</p>';
+    const content = { type: 'auto', base64_data: Buffer.from(html).toString('base64') };
+    expect((await post(app, '/v1/documents/add-document', { collection_name: 'bucket', path: 'kept.txt', content }, t.f.keyA)).status).toBe(201);
     await t.f.workers.idle();
     await t.f.workers.stop(); // ingestion's own waiting belongs to the worker loop
     const info = await post(app, '/v1/documents/get-document-info', { collection_name: 'bucket', path: 'kept.txt' }, t.f.keyA);
@@ -174,7 +176,7 @@ describe('object store unreachable', () => {
 
     await t.s3.restart();
     await until('uploads answer again', async () => (await upload('back.txt')).status === 201);
-    expect((await app.inject({ method: 'GET', url: link.pathname + link.search })).body).toBe('["a lighthouse keeper"]');
+    expect((await app.inject({ method: 'GET', url: link.pathname + link.search })).body).toBe(html);
     await until('the end of the outage is logged', () => log().some((line) => line.msg.startsWith('object store reachable again')));
     const back = await app.inject({ method: 'GET', url: '/health/ready' });
     expect(back.json().checks.object_store).toBe('ok');

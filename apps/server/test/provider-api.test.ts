@@ -279,10 +279,10 @@ describe('isolation and permissions', () => {
 
   test('deleting a collection removes its documents and their raw files', async () => {
     await h.call(v1('/collections/add-collection'), { collection_name: 'gone' }, f.keyA);
-    await h.call(v1('/documents/add-document'), { collection_name: 'gone', path: 'a.txt', content: { type: 'text-pages', pages: ['unique text for the gone collection'] } }, f.keyA);
+    await h.call(v1('/documents/add-document'), { collection_name: 'gone', path: 'a.txt', content: { type: 'auto', base64_data: Buffer.from('<!doctype html><p>unique text for the gone collection</p>').toString('base64') } }, f.keyA);
     await f.workers.idle();
     const [row] = await h.database.db.selectFrom('documents').select('file_hash').where('path', '=', 'a.txt').execute();
-    // Pages as JSON: a file that is not its text, so it is kept while the document lives.
+    // A page of HTML: a file that is not its text, so it is kept while the document lives.
     await expect(h.files.read(row!.file_hash)).resolves.toBeInstanceOf(Buffer);
     expect((await h.call(v1('/collections/delete-collection'), { collection_name: 'gone' }, f.keyA)).status).toBe(200);
     await expect(h.files.read(row!.file_hash)).rejects.toThrow();

@@ -30,17 +30,18 @@ afterAll(async () => {
 
 const onSqlite = () => h.database.dialect === 'sqlite';
 /**
- * The file of an upload of `text`: its pages as JSON, a file that is not its document's text, so
- * it stays kept once indexed (a plain text one is not: the last test).
+ * The file of an upload of `text`: a page of HTML, a file that is not its document's text, so it
+ * stays kept once indexed (a plain text or text-pages one is not: the last tests).
  */
-const fileOf = (text: string) => JSON.stringify([text]);
+const fileOf = (text: string) => `<!doctype html><p>${text}</p>`;
 const inFolder = (text: string) => {
   const hash = sha256(Buffer.from(fileOf(text)));
   return existsSync(join(h.config.dataDir, 'files', hash.slice(0, 2), hash));
 };
 const inDatabase = async (text: string) =>
   (await h.database.db.selectFrom('blobs').select('hash').where('hash', '=', sha256(Buffer.from(fileOf(text)))).executeTakeFirst()) !== undefined;
-const add = (path: string, text: string) => h.call(v1('/documents/add-document'), { collection_name: 'raw', path, content: { type: 'text-pages', pages: [text] } }, f.keyA);
+const add = (path: string, text: string) =>
+  h.call(v1('/documents/add-document'), { collection_name: 'raw', path, content: { type: 'auto', base64_data: Buffer.from(fileOf(text)).toString('base64') } }, f.keyA);
 const served = async (path: string) => {
   const info = await h.call(v1('/documents/get-document-info'), { collection_name: 'raw', path }, f.keyA);
   const link = new URL(info.body.document.file_url);
@@ -151,7 +152,7 @@ describe('raw files kept by the database and the data folder', () => {
     const text = 'Shags dry their wings on the rocks, ca\u0301fe\u0301 \u{1F426} and all.';
     const plain = (path: string, body: string) => h.call(v1('/documents/add-document'), { collection_name: 'raw', path, content: { type: 'text', text: body } }, f.keyA);
     expect((await plain('shag.txt', text)).status).toBe(201);
-    // A plain text whose bytes are another document's file (its pages as JSON): one hash for both.
+    // A plain text whose bytes are another document's file (its HTML): one hash for both.
     expect((await plain('pages-as-text.txt', fileOf('Cormorants'))).status).toBe(201);
     expect((await add('cormorant.txt', 'Cormorants')).status).toBe(201);
     await f.workers.idle();
@@ -163,5 +164,21 @@ describe('raw files kept by the database and the data folder', () => {
     expect(await served('pages-as-text.txt')).toEqual({ status: 200, body: fileOf('Cormorants'), indexStatus: 'indexed' });
     const hits = await h.call(v1('/queries/top-snippets'), { collection_name: 'raw', query: 'shags rocks', k: 1 }, f.keyA);
     expect(hits.body.results[0]).toMatchObject({ path: 'shag.txt', content: text });
+  });
+
+  test('a text-pages file is not kept once indexed but served byte for byte from its pages, also once indexed again', async () => {
+    const pages = ['Razorbills winter far out at sea, ca\u0301fe\u0301.', '', 'They come back to the cliffs in spring \u{1F426}.'];
+    const file = JSON.stringify(pages);
+    const upload = { collection_name: 'raw', path: 'razorbill.json', content: { type: 'text-pages', pages } };
+    expect((await h.call(v1('/documents/add-document'), upload, f.keyA)).status).toBe(201);
+    await f.workers.idle();
+    expect(await served('razorbill.json')).toEqual({ status: 200, body: file, indexStatus: 'indexed' });
+    expect(await h.database.db.selectFrom('blobs').select('hash').where('hash', '=', sha256(Buffer.from(file))).executeTakeFirst()).toBeUndefined();
+    // New metadata: indexed again from its stored pages, its file still made from them.
+    expect((await h.call(v1('/documents/update-document'), { collection_name: 'raw', path: 'razorbill.json', metadata: { bird: 'auk' } }, f.keyA)).status).toBe(200);
+    await f.workers.idle();
+    expect(await served('razorbill.json')).toEqual({ status: 200, body: file, indexStatus: 'indexed' });
+    const hits = await h.call(v1('/queries/top-pages'), { collection_name: 'raw', query: 'cliffs spring', k: 1, include_content: true }, f.keyA);
+    expect(hits.body.results[0]).toMatchObject({ path: 'razorbill.json', page_index: 2, content: pages[2] });
   });
 });

@@ -24,6 +24,7 @@ import * as textInPieces from './024_text_in_pieces.ts';
 import * as postingsInBlocks from './025_postings_in_blocks.ts';
 import * as blockSizes from './026_block_sizes.ts';
 import * as rowCounts from './027_row_counts.ts';
+import * as pagesFileInText from './028_pages_file_in_text.ts';
 
 /**
  * Migrations by name; Kysely runs them in name order. Each area adds its own file here
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '025_postings_in_blocks': postingsInBlocks,
   '026_block_sizes': blockSizes,
   '027_row_counts': rowCounts,
+  '028_pages_file_in_text': pagesFileInText,
 };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import type { BulkInserts } from '../../db/bulk-insert.ts';
 import type { DB } from '../../db/schema.ts';
+import type { DocumentSourceType } from '../../db/tables/retrieval.ts';
 import { nowIso } from '../../clock.ts';
 import { sha256 } from '../../file-store.ts';
 import type { ChunkedDocument } from './chunker.ts';
@@ -11,8 +12,8 @@ import { astralFlag, textPieces, wholeTextSql } from '../search/slices.ts';
 export interface DocumentRows {
   job: { id: string; seq: number; collection_id: string; file_hash: string; size: number };
   chunked: ChunkedDocument;
-  /** Its raw file is byte for byte its text (isFileText): not kept once indexed. */
-  fileInText: boolean;
+  /** Whether its raw file is made from its text or pages (fileInTextOf): not kept once indexed. */
+  fileInText: FileInText;
 }
 
 /**
@@ -30,7 +31,7 @@ export function documentRowWrites(inserts: BulkInserts, owner: string, items: Do
       .set({
         text_bytes: Buffer.byteLength(item.chunked.text, 'utf8'),
         text_astral: astralFlag(item.chunked.text),
-        file_in_text: item.fileInText ? 1 : 0,
+        file_in_text: item.fileInText,
         num_pages: item.chunked.pages.length,
         updated_at: now,
       })
@@ -80,23 +81,39 @@ export function documentRowWrites(inserts: BulkInserts, owner: string, items: Do
   return { holds, writes };
 }
 
-/** Whether a document's raw file is byte for byte the UTF-8 of its text (then not kept, file_in_text). */
-export function isFileText(text: string, file: { file_hash: string; size: number }): boolean {
-  return Number(file.size) === Buffer.byteLength(text, 'utf8') && sha256(Buffer.from(text, 'utf8')) === file.file_hash;
+/**
+ * How a document's raw file is kept (`documents.file_in_text`): as an object, or, once the
+ * document is indexed, not at all when it is made again byte for byte from what is stored: the
+ * UTF-8 of its text (a plain text upload) or the JSON of its pages (a text-pages upload).
+ */
+export const FileInText = { kept: 0, text: 1, pages: 2 } as const;
+export type FileInText = (typeof FileInText)[keyof typeof FileInText];
+
+/** How this document's raw file can be made from its parsed pages: checked against the file's hash. */
+export function fileInTextOf(chunked: ChunkedDocument, file: { source_type: DocumentSourceType; file_hash: string; size: number }): FileInText {
+  if (Number(file.size) === Buffer.byteLength(chunked.text, 'utf8') && sha256(Buffer.from(chunked.text, 'utf8')) === file.file_hash) return FileInText.text;
+  const pages = file.source_type === 'text-pages' || file.source_type === 'text-pages-unordered';
+  if (pages && sha256(pagesFile(chunked.pages.map((page) => page.content))) === file.file_hash) return FileInText.pages;
+  return FileInText.kept;
 }
 
+/** A text-pages upload's raw file: its pages as JSON, as the upload stored it (domain/documents.ts). */
+export const pagesFile = (pages: string[]): Buffer => Buffer.from(JSON.stringify(pages), 'utf8');
+
 /**
- * A document's raw file as it is kept, in one read: its bytes when they are its text
- * (file_in_text), otherwise null and the hash of the object holding them.
+ * A document's raw file as it is kept, in one read of its text: its bytes when they are made from
+ * its text or pages (file_in_text), otherwise null and the hash of the object holding them.
  */
 export async function keptFileOf(db: Kysely<DB>, documentId: string) {
   const row = await db
     .selectFrom('documents')
-    .select(['path', 'source_type', 'file_hash', sql<string | null>`case when file_in_text = 1 then coalesce(${wholeTextSql('documents')}, '') end`.as('file_text')])
+    .select(['path', 'source_type', 'file_hash', 'file_in_text', sql<string | null>`case when file_in_text <> 0 then coalesce(${wholeTextSql('documents')}, '') end`.as('file_text')])
     .where('id', '=', documentId)
     .executeTakeFirst();
   if (!row) return undefined;
-  const bytes = row.file_text === null ? null : Buffer.from(row.file_text, 'utf8');
+  let bytes: Buffer | null = null;
+  if (row.file_in_text === FileInText.text) bytes = Buffer.from(row.file_text!, 'utf8');
+  if (row.file_in_text === FileInText.pages) bytes = pagesFile(await pagesOfText(db, documentId, row.file_text!));
   return { path: row.path, sourceType: row.source_type, fileHash: row.file_hash, bytes };
 }
 
@@ -105,6 +122,10 @@ export async function storedPagesOf(db: Kysely<DB>, documentId: string): Promise
   const document = await db.selectFrom('documents').select(wholeTextSql('documents').as('text')).where('id', '=', documentId).executeTakeFirst();
   const text = document?.text;
   if (text === null || text === undefined) return [];
+  return pagesOfText(db, documentId, text);
+}
+
+async function pagesOfText(db: Kysely<DB>, documentId: string, text: string): Promise<string[]> {
   const rows = await db.selectFrom('pages').select(['start_index', 'end_index']).where('document_id', '=', documentId).orderBy('page_index').execute();
   return rows.map((row) => text.slice(row.start_index, row.end_index));
 }

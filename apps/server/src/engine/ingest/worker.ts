@@ -11,7 +11,7 @@ import { type ClaimedDocument, defaultLeaseRules, type DocumentQueue, type Faile
 import type { SearchActivity } from '../search-activity.ts';
 import type { SearchIndex } from '../search/types.ts';
 import { type ChunkedDocument, chunkPages } from './chunker.ts';
-import { documentRowWrites, isFileText, keptFileOf, storedPagesOf } from './document-rows.ts';
+import { documentRowWrites, FileInText, fileInTextOf, keptFileOf, storedPagesOf } from './document-rows.ts';
 import { Backoff, isDependencyDown, readObject } from './outage.ts';
 import { ParseError, parseFile, ParsingStopped } from './parse.ts';
 import { storableText } from './parsers/text.ts';
@@ -286,7 +286,7 @@ async function prepare(ingestion: Ingestion, job: ClaimedDocument, collection: I
   if (!pages) return null;
   try {
     const chunked = chunkPages(pages.pages);
-    return { job, collection, chunked, fileInText: isFileText(chunked.text, job), contentTokens: countTokens(chunked.text), parsed: pages.parsed, startedAt };
+    return { job, collection, chunked, fileInText: fileInTextOf(chunked, job), contentTokens: countTokens(chunked.text), parsed: pages.parsed, startedAt };
   } catch (error) {
     await settle(ingestion, job, 'indexing_failed', error);
     return null;
@@ -416,13 +416,13 @@ async function finishBatch(ingestion: Ingestion, items: Prepared[]): Promise<voi
     await addBatchEvents(ingestion.usage, trx, finished);
     return finished;
   });
-  // Raw files that are their text byte for byte are not kept (file_in_text), unless another
+  // Raw files made again from their text or pages are not kept (file_in_text), unless another
   // document still needs them (FileStore.release checks). Left behind when the store is away:
   // removed with their documents. A document lost since step 1 is its new holder's to finish.
-  const fileTexts = indexed.filter((item) => item.fileInText).map((item) => item.job.file_hash);
+  const fileTexts = indexed.filter((item) => item.fileInText !== FileInText.kept).map((item) => item.job.file_hash);
   if (fileTexts.length > 0) await ingestion.files.release(ingestion.database, fileTexts).catch(() => {});
   // Kept files are compressed at rest; one that fails stays as uploaded, still read the same.
-  const keptFiles = indexed.filter((item) => !item.fileInText).map((item) => item.job.file_hash);
+  const keptFiles = indexed.filter((item) => item.fileInText === FileInText.kept).map((item) => item.job.file_hash);
   await ingestion.files.compressKept(ingestion.database, keptFiles).catch(() => {});
 }
 
@@ -553,8 +553,8 @@ interface Prepared {
   job: ClaimedDocument;
   collection: IngestCollection;
   chunked: ChunkedDocument;
-  /** Its raw file is its text byte for byte (isFileText), computed once: not kept once indexed. */
-  fileInText: boolean;
+  /** Whether its raw file is made from its text or pages (fileInTextOf), computed once: not kept once indexed. */
+  fileInText: FileInText;
   contentTokens: number;
   parsed: ParseFigures | null;
   startedAt: number;

@@ -61,7 +61,7 @@ export interface ClaimedDocument {
   index_status: Extract<IndexStatus, 'parsing' | 'indexing'>;
   source_type: DocumentSourceType;
   file_hash: string;
-  /** 1 when the raw file is no longer kept: its bytes are the UTF-8 of the stored text (file_in_text). */
+  /** Not 0 when the raw file is no longer kept: it is made from the stored text or pages (ingest/document-rows.ts FileInText). */
   file_in_text: number;
   size: number;
   attempts: number;
