@@ -1,8 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { DB, Dialect } from './schema.ts';
-
-/** Runs `work` in a transaction: on SQLite possibly one shared with other units (below). */
-export type GroupedTransaction = <T>(work: (trx: Kysely<DB>, group: GroupSums) => Promise<T>) => Promise<T>;
+import type { DB, Dialect, GroupedTransaction, GroupSums } from './schema.ts';
 
 /**
  * Group commit for SQLite's one writer: short write transactions that arrive together (uploads
@@ -29,16 +26,6 @@ export function groupedTransactions(db: Kysely<DB>, dialect: Dialect): GroupedTr
       await sums.write(trx);
       return value;
     });
-}
-
-/**
- * Counters a unit adds to (usage events): summed over the units of the transaction that succeed,
- * and written once by it, just before it commits, instead of one row update per unit. A unit
- * that fails adds nothing; a write that fails fails the transaction, so every unit fails with it.
- */
-export interface GroupSums {
-  /** Adds `counters` to the sum kept under `key`, which `write` writes (the first unit's `write` for that key is used). */
-  add(key: string, counters: Record<string, number>, write: (trx: Kysely<DB>, sums: Record<string, number>) => Promise<void>): void;
 }
 
 function groupSums() {

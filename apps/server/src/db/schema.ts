@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { Pool } from 'pg';
-import type { GroupedTransaction } from './group-commit.ts';
 import type { PipelinedPool } from './pipelined-pool.ts';
 import type { AccountsTables } from './tables/accounts.ts';
 import type { BillingTables } from './tables/billing.ts';
@@ -30,4 +29,17 @@ export interface Database {
   /** Short write transactions, grouped into one commit on SQLite (group-commit.ts). */
   inGroupedTransaction: GroupedTransaction;
   destroy(): Promise<void>;
+}
+
+/** Runs `work` in a transaction: on SQLite possibly one shared with other units (group-commit.ts). */
+export type GroupedTransaction = <T>(work: (trx: Kysely<DB>, group: GroupSums) => Promise<T>) => Promise<T>;
+
+/**
+ * Counters a unit adds to (usage events): summed over the units of the transaction that succeed,
+ * and written once by it, just before it commits, instead of one row update per unit. A unit
+ * that fails adds nothing; a write that fails fails the transaction, so every unit fails with it.
+ */
+export interface GroupSums {
+  /** Adds `counters` to the sum kept under `key`, which `write` writes (the first unit's `write` for that key is used). */
+  add(key: string, counters: Record<string, number>, write: (trx: Kysely<DB>, sums: Record<string, number>) => Promise<void>): void;
 }

@@ -9,7 +9,9 @@ import type {
 import type { Keyring } from '../auth/keyring.ts';
 import { subscriptionState } from '../billing/periods.ts';
 import type { Database } from '../db/schema.ts';
-import { insertApiKey, type VerifiedApiKeys } from './api-keys.ts';
+import { insertApiKey } from './api-keys.ts';
+import type { Lookups } from './lookups.ts';
+import type { ApiKeyActor } from './provider-actor.ts';
 import { loadSubscription, setPlanByAdmin } from './billing.ts';
 import { nowIso } from '../clock.ts';
 import { NotFound } from './errors.ts';
@@ -24,7 +26,7 @@ export interface AdminActor {
   /** Keys are shown whole to the admin, so the keyring that encrypts them comes along. */
   keyring: Keyring;
   /** Keys the server verified lately: forgotten when the admin changes one. */
-  verifiedApiKeys: VerifiedApiKeys;
+  verifiedApiKeys: Lookups<ApiKeyActor>;
 }
 
 export const adminMessages = {

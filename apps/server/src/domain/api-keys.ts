@@ -1,14 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import { hashApiKey, type Keyring } from '../auth/keyring.ts';
 import type { Database } from '../db/schema.ts';
 import { nowIso } from '../clock.ts';
 import { NotFound, Unauthorized } from './errors.ts';
+import { type Lookups, lookups } from './lookups.ts';
 import { requireOwner } from './memberships.ts';
 import { messages } from './messages.ts';
 import type { DashboardActor } from './dashboard-actor.ts';
-
-export type ApiKeyPermission = 'all' | 'read_only';
+import type { ApiKeyActor, ApiKeyPermission } from './provider-actor.ts';
 
 /** A new key: shown whole to the organization's members, stored as a hash plus ciphertext. */
 export async function addApiKey(
@@ -72,12 +71,6 @@ export async function updateApiKey(
   return { message: 'API key updated.' };
 }
 
-export interface ApiKeyActor {
-  organizationId: string;
-  apiKeyId: string;
-  permission: ApiKeyPermission;
-}
-
 /**
  * How long a verified key is trusted without asking the database again. Every change of keys
  * made by this server (a key deleted, its permission changed, its organization deleted, through
@@ -88,15 +81,14 @@ export interface ApiKeyActor {
  */
 export const VERIFIED_KEY_TTL_MS = 1000;
 
-/** Keys a server verified lately (owned by its context), each a few hundred bytes. */
-export type VerifiedApiKeys = LRUCache<string, ApiKeyActor>;
-export const createVerifiedApiKeys = (): VerifiedApiKeys => new LRUCache({ max: 10_000, ttl: VERIFIED_KEY_TTL_MS });
+/** The keys a server verified lately (lookups.ts). */
+export const createVerifiedApiKeys = (): Lookups<ApiKeyActor> => lookups<ApiKeyActor>(VERIFIED_KEY_TTL_MS);
 
 /**
  * The organization a bearer API key speaks for (provider API). The lookup of a key verified in
  * the last VERIFIED_KEY_TTL_MS is skipped: it was a third of a short query's server time.
  */
-export async function authenticateApiKey(database: Database, verified: VerifiedApiKeys, apiKey: string): Promise<ApiKeyActor> {
+export async function authenticateApiKey(database: Database, verified: Lookups<ApiKeyActor>, apiKey: string): Promise<ApiKeyActor> {
   const known = verified.get(apiKey);
   if (known) return known;
   const row = await database.db

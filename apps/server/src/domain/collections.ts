@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as servingRequests } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
-import { LRUCache } from 'lru-cache';
 import type { Database, DB } from '../db/schema.ts';
 import type { EngineServices } from '../engine/engine.ts';
 import { nowIso } from '../clock.ts';
 import { Conflict, NotFound } from './errors.ts';
+import { type Lookups, lookups } from './lookups.ts';
 import type { FileStore } from '../file-store.ts';
 import type { ProviderActor } from './provider-actor.ts';
 import { addDocumentEvent, type CollectionRef } from './usage-events.ts';
@@ -35,9 +35,8 @@ export async function requireCollection(db: Kysely<DB>, organizationId: string, 
  */
 export const COLLECTION_LOOKUP_TTL_MS = 1000;
 
-/** Collections a server found lately by organization and name (owned by its context). */
-export type FoundCollections = LRUCache<string, CollectionRef>;
-export const createFoundCollections = (): FoundCollections => new LRUCache({ max: 10_000, ttl: COLLECTION_LOOKUP_TTL_MS });
+/** The collections a server found lately, by organization and name (lookups.ts). */
+export const createFoundCollections = (): Lookups<CollectionRef> => lookups<CollectionRef>(COLLECTION_LOOKUP_TTL_MS);
 
 /** requireCollection for queries, remembering what it found for COLLECTION_LOOKUP_TTL_MS (a query's second lookup of its own). */
 export async function findQueriedCollection(database: Database, { organizationId, foundCollections }: Pick<ProviderActor, 'organizationId' | 'foundCollections'>, name: string): Promise<CollectionRef> {
@@ -143,7 +142,7 @@ async function deleteBatch(trx: Kysely<DB>, collection: CollectionRef, ids: stri
 export async function deleteCollectionsOf(
   database: Database,
   engine: EngineServices,
-  { files, foundCollections }: { files: FileStore; foundCollections: FoundCollections },
+  { files, foundCollections }: { files: FileStore; foundCollections: Lookups<CollectionRef> },
   organizationId: string,
 ): Promise<void> {
   const collections = await database.db.selectFrom('collections').select(['id', 'name']).where('organization_id', '=', organizationId).execute();

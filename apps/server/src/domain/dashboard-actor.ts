@@ -1,8 +1,9 @@
 import type { FileStore } from '../file-store.ts';
 import type { Keyring } from '../auth/keyring.ts';
 import type { BillingProvider } from '../billing/provider.ts';
-import type { VerifiedApiKeys } from './api-keys.ts';
-import type { FoundCollections } from './collections.ts';
+import type { Lookups } from './lookups.ts';
+import type { ApiKeyActor } from './provider-actor.ts';
+import type { CollectionRef } from './usage-events.ts';
 
 /**
  * Who calls a dashboard service, and what the service needs on their behalf: the signed-in
@@ -19,6 +20,6 @@ export interface DashboardActor {
   /** Where raw files live: deleting an organization removes its files. */
   files: FileStore;
   /** Keys and collections the server looked up lately: forgotten when they change. */
-  verifiedApiKeys: VerifiedApiKeys;
-  foundCollections: FoundCollections;
+  verifiedApiKeys: Lookups<ApiKeyActor>;
+  foundCollections: Lookups<CollectionRef>;
 }

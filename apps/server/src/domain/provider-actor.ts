@@ -1,10 +1,19 @@
-import type { ApiKeyPermission } from './api-keys.ts';
-import type { FoundCollections } from './collections.ts';
 import type { FileLinks, PageImageLinks } from './file-links.ts';
 import type { FileStore } from '../file-store.ts';
 import type { ByteRateLimiter } from './models/rate-limit.ts';
 import type { ModelRegistry } from './models/registry.ts';
+import type { Lookups } from './lookups.ts';
 import type { QueryUsage } from './query-usage.ts';
+import type { CollectionRef } from './usage-events.ts';
+
+export type ApiKeyPermission = 'all' | 'read_only';
+
+/** What a bearer API key speaks for (api-keys.ts authenticateApiKey). */
+export interface ApiKeyActor {
+  organizationId: string;
+  apiKeyId: string;
+  permission: ApiKeyPermission;
+}
 
 /**
  * Who calls a provider service, and what the service needs on their behalf: the organization
@@ -22,7 +31,7 @@ export interface ProviderActor {
   /** The reranker's per-organization byte budget, shared by every server (see limits/byte-budget.ts). */
   rerankLimiter: ByteRateLimiter;
   /** Collections this server found lately by name (queries), forgotten when one is deleted. */
-  foundCollections: FoundCollections;
+  foundCollections: Lookups<CollectionRef>;
   /** This server's query usage, counted before it is written (query-usage.ts). */
   queryUsage: QueryUsage;
   /** The models this server serves (registry.ts); absent, the built-in ones. */

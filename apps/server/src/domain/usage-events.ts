@@ -1,7 +1,6 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { appendsDocumentUsage, DOCUMENT_USAGE_COUNTERS } from '../db/document-usage-pending.ts';
-import type { GroupSums } from '../db/group-commit.ts';
-import type { DB } from '../db/schema.ts';
+import type { DB, GroupSums } from '../db/schema.ts';
 import type { DocumentCounters, IngestCollection } from '../engine/ingest/usage.ts';
 
 /**

@@ -2,10 +2,12 @@ import type { FastifyRequest } from 'fastify';
 import { createKeyring, type Keyring } from '../auth/keyring.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
-import { createVerifiedApiKeys, type VerifiedApiKeys } from '../domain/api-keys.ts';
-import { createFoundCollections, type FoundCollections } from '../domain/collections.ts';
+import { createVerifiedApiKeys } from '../domain/api-keys.ts';
+import { createFoundCollections } from '../domain/collections.ts';
+import type { Lookups } from '../domain/lookups.ts';
+import type { ApiKeyActor } from '../domain/provider-actor.ts';
 import { QueryUsage } from '../domain/query-usage.ts';
-import { addDocumentEvent } from '../domain/usage-events.ts';
+import { addDocumentEvent, type CollectionRef } from '../domain/usage-events.ts';
 import { modelRegistry } from '../domain/models/registry.ts';
 import { createEngine, type Engine } from '../engine/engine.ts';
 import { indexingEmbedder } from '../engine/models/configured.ts';
@@ -38,8 +40,8 @@ export interface AppContext {
   metrics: Metrics;
   lifecycle: Lifecycle;
   /** API keys and collections this server looked up lately (trusted for a second, forgotten when they change). */
-  verifiedApiKeys: VerifiedApiKeys;
-  foundCollections: FoundCollections;
+  verifiedApiKeys: Lookups<ApiKeyActor>;
+  foundCollections: Lookups<CollectionRef>;
   /** Query usage counted in memory, written once a second. */
   queryUsage: QueryUsage;
 }

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type ApiKeyActor, authenticateApiKey, type VerifiedApiKeys } from '../../domain/api-keys.ts';
+import { authenticateApiKey } from '../../domain/api-keys.ts';
+import type { Lookups } from '../../domain/lookups.ts';
+import type { ApiKeyActor } from '../../domain/provider-actor.ts';
 import { Forbidden, Unauthorized } from '../../domain/errors.ts';
 import type { Database } from '../../db/schema.ts';
 import { bearerToken } from './session-auth.ts';
@@ -12,7 +14,7 @@ declare module 'fastify' {
 }
 
 /** Guards every route of this scope (the provider API): a valid API key or 401. */
-export function requireApiKey(app: FastifyInstance, database: Database, verified: VerifiedApiKeys): void {
+export function requireApiKey(app: FastifyInstance, database: Database, verified: Lookups<ApiKeyActor>): void {
   app.decorateRequest('apiKey', null as unknown as ApiKeyActor);
   app.addHook('onRequest', async (request) => {
     const token = bearerToken(request);
