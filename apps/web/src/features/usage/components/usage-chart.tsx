@@ -42,8 +42,6 @@ export function UsageChart({
   // The point the keyboard is on: the chart's own accessibility layer moves it with the arrow
   // keys (and shows its tooltip); Enter or Space drills into it, as a click does.
   const activePoint = useRef<number | null>(null);
-  const countScale = niceScale(Math.max(0, ...points.map((p) => p.count)), USAGE_COUNT_AXIS_MIN);
-  const bytesScale = niceScale(Math.max(0, ...points.map((p) => p.bytes)), USAGE_BYTES_AXIS_MIN);
   return (
     <figure aria-label={title} className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
       <figcaption className="mb-2 flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
@@ -77,55 +75,77 @@ export function UsageChart({
             if (index !== null) onDrillDown(points[index]!.window_start);
           }}
         >
-          <ResponsiveContainer width="100%" height={USAGE_CHART_HEIGHT} minWidth={USAGE_CHART_MIN_WIDTH} initialDimension={{ width: USAGE_CHART_MIN_WIDTH, height: USAGE_CHART_HEIGHT }}>
-            <ComposedChart data={points} margin={MARGIN}>
-              <ActivePointTracker
-                onChange={(windowStart) => {
-                  activePoint.current = windowStart;
-                }}
-              />
-              <CartesianGrid stroke="#e2e8f0" vertical={false} />
-              <XAxis
-                dataKey="window_start"
-                ticks={axisTicks(granularity, points.map((p) => p.window_start))}
-                interval={0}
-                tickFormatter={(value: number) => axisLabel(granularity, value)}
-                tick={{ fontSize: 11, fill: '#64748b' }}
-                tickLine={false}
-                axisLine={{ stroke: '#cbd5e1' }}
-              />
-              <YAxis
-                yAxisId="count"
-                domain={[0, countScale.max]}
-                ticks={countScale.ticks}
-                allowDecimals={false}
-                tickFormatter={(value: number) => formatCount(value)}
-                tick={{ fontSize: 11, fill: '#64748b' }}
-                tickLine={false}
-                axisLine={false}
-                width={COUNT_AXIS_WIDTH}
-              />
-              <YAxis
-                yAxisId="bytes"
-                orientation="right"
-                domain={[0, bytesScale.max]}
-                ticks={bytesScale.ticks}
-                tickFormatter={(value: number) => formatBytes(value)}
-                tick={{ fontSize: 11, fill: '#a16207' }}
-                tickLine={false}
-                axisLine={false}
-                width={BYTES_AXIS_WIDTH}
-              />
-              <Tooltip content={({ active, payload }) => <DarkTooltip active={active} payload={payload as DarkTooltipPayload} granularity={granularity} />} cursor={{ fill: 'rgba(148, 163, 184, 0.15)' }} />
-              {/* Bars under the yellow bytes line; in the line view the count line is drawn over it. */}
-              {variant === 'bars' ? <Bar yAxisId="count" dataKey="count" name="Count" fill={COUNT_COLOR} radius={[2, 2, 0, 0]} isAnimationActive={false} /> : null}
-              <Line yAxisId="bytes" dataKey="bytes" name="Bytes" stroke={BYTES_COLOR} strokeWidth={2} dot={false} isAnimationActive={false} />
-              {variant === 'line' ? <Line yAxisId="count" dataKey="count" name="Count" stroke={COUNT_COLOR} strokeWidth={2} dot={false} isAnimationActive={false} /> : null}
-            </ComposedChart>
-          </ResponsiveContainer>
+          <UsagePlot
+            granularity={granularity}
+            points={points}
+            variant={variant}
+            onActivePointChange={(windowStart) => {
+              activePoint.current = windowStart;
+            }}
+          />
         </div>
       )}
     </figure>
+  );
+}
+
+/** The plot of a chart: the count on the left axis, the bytes on the right, the dark tooltip over both. */
+function UsagePlot({
+  granularity,
+  points,
+  variant,
+  onActivePointChange,
+}: {
+  granularity: Granularity;
+  points: UsagePoint[];
+  variant: 'bars' | 'line';
+  onActivePointChange(windowStart: number | null): void;
+}) {
+  const countScale = niceScale(Math.max(0, ...points.map((p) => p.count)), USAGE_COUNT_AXIS_MIN);
+  const bytesScale = niceScale(Math.max(0, ...points.map((p) => p.bytes)), USAGE_BYTES_AXIS_MIN);
+  return (
+    <ResponsiveContainer width="100%" height={USAGE_CHART_HEIGHT} minWidth={USAGE_CHART_MIN_WIDTH} initialDimension={{ width: USAGE_CHART_MIN_WIDTH, height: USAGE_CHART_HEIGHT }}>
+      <ComposedChart data={points} margin={MARGIN}>
+        <ActivePointTracker onChange={onActivePointChange} />
+        <CartesianGrid stroke="#e2e8f0" vertical={false} />
+        <XAxis
+          dataKey="window_start"
+          ticks={axisTicks(granularity, points.map((p) => p.window_start))}
+          interval={0}
+          tickFormatter={(value: number) => axisLabel(granularity, value)}
+          tick={{ fontSize: 11, fill: '#64748b' }}
+          tickLine={false}
+          axisLine={{ stroke: '#cbd5e1' }}
+        />
+        <YAxis
+          yAxisId="count"
+          domain={[0, countScale.max]}
+          ticks={countScale.ticks}
+          allowDecimals={false}
+          tickFormatter={(value: number) => formatCount(value)}
+          tick={{ fontSize: 11, fill: '#64748b' }}
+          tickLine={false}
+          axisLine={false}
+          width={COUNT_AXIS_WIDTH}
+        />
+        <YAxis
+          yAxisId="bytes"
+          orientation="right"
+          domain={[0, bytesScale.max]}
+          ticks={bytesScale.ticks}
+          tickFormatter={(value: number) => formatBytes(value)}
+          tick={{ fontSize: 11, fill: '#a16207' }}
+          tickLine={false}
+          axisLine={false}
+          width={BYTES_AXIS_WIDTH}
+        />
+        <Tooltip content={({ active, payload }) => <DarkTooltip active={active} payload={payload as DarkTooltipPayload} granularity={granularity} />} cursor={{ fill: 'rgba(148, 163, 184, 0.15)' }} />
+        {/* Bars under the yellow bytes line; in the line view the count line is drawn over it. */}
+        {variant === 'bars' ? <Bar yAxisId="count" dataKey="count" name="Count" fill={COUNT_COLOR} radius={[2, 2, 0, 0]} isAnimationActive={false} /> : null}
+        <Line yAxisId="bytes" dataKey="bytes" name="Bytes" stroke={BYTES_COLOR} strokeWidth={2} dot={false} isAnimationActive={false} />
+        {variant === 'line' ? <Line yAxisId="count" dataKey="count" name="Count" stroke={COUNT_COLOR} strokeWidth={2} dot={false} isAnimationActive={false} /> : null}
+      </ComposedChart>
+    </ResponsiveContainer>
   );
 }
 
