@@ -104,7 +104,7 @@ export const pagesFile = (pages: string[]): Buffer => Buffer.from(JSON.stringify
  * A document's raw file as it is kept, in one read of its text: its bytes when they are made from
  * its text or pages (file_in_text), otherwise null and the hash of the object holding them.
  */
-export async function keptFileOf(db: Kysely<DB>, documentId: string) {
+export async function keptFileOf(db: Kysely<DB>, documentId: string, attempts = 2): Promise<KeptFile | undefined> {
   const row = await db
     .selectFrom('documents')
     .select(['path', 'source_type', 'file_hash', 'file_in_text', sql<string | null>`case when file_in_text <> 0 then coalesce(${wholeTextSql('documents')}, '') end`.as('file_text')])
@@ -113,8 +113,21 @@ export async function keptFileOf(db: Kysely<DB>, documentId: string) {
   if (!row) return undefined;
   let bytes: Buffer | null = null;
   if (row.file_in_text === FileInText.text) bytes = Buffer.from(row.file_text!, 'utf8');
-  if (row.file_in_text === FileInText.pages) bytes = pagesFile(await pagesOfText(db, documentId, row.file_text!));
+  if (row.file_in_text === FileInText.pages) {
+    bytes = pagesFile(await pagesOfText(db, documentId, row.file_text!));
+    // Text and pages come from two reads: an overwrite indexed between them would mix two
+    // versions. The hash tells; read again, the document is found as it is now.
+    if (sha256(bytes) !== row.file_hash && attempts > 1) return keptFileOf(db, documentId, attempts - 1);
+  }
   return { path: row.path, sourceType: row.source_type, fileHash: row.file_hash, bytes };
+}
+
+interface KeptFile {
+  path: string;
+  sourceType: DocumentSourceType;
+  fileHash: string;
+  /** The file's bytes when they are made from the text or pages; null: read the object of `fileHash`. */
+  bytes: Buffer | null;
 }
 
 /** The pages a document was parsed into, in order, sliced from its text (none when it was never parsed). */
