@@ -12,7 +12,7 @@ import type {
 import type { Database, DB } from '../db/schema.ts';
 import type { DocumentSourceType, IndexStatus } from '../db/tables/retrieval.ts';
 import type { EngineServices } from '../engine/engine.ts';
-import { keptFileOf } from '../engine/ingest/document-rows.ts';
+import { keptFileOf, pagesFile } from '../engine/ingest/document-rows.ts';
 import { hasPageImages } from '../engine/ingest/page-image.ts';
 import { nowIso } from '../clock.ts';
 import { requireCollection } from './collections.ts';
@@ -37,7 +37,7 @@ function rawContent(content: AddDocumentRequest['content']): { bytes: Buffer; si
     case 'text-pages':
     case 'text-pages-unordered':
       return {
-        bytes: Buffer.from(JSON.stringify(content.pages), 'utf8'),
+        bytes: pagesFile(content.pages),
         size: content.pages.reduce((total, page) => total + Buffer.byteLength(page, 'utf8'), 0),
         sourceType: content.type,
       };

@@ -97,7 +97,7 @@ export function fileInTextOf(chunked: ChunkedDocument, file: { source_type: Docu
   return FileInText.kept;
 }
 
-/** A text-pages upload's raw file: its pages as JSON, as the upload stored it (domain/documents.ts). */
+/** A text-pages upload's raw file: its pages as JSON (stored so by the upload, made so again once indexed). */
 export const pagesFile = (pages: string[]): Buffer => Buffer.from(JSON.stringify(pages), 'utf8');
 
 /**
