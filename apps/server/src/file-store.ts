@@ -110,7 +110,7 @@ export function fileStore(objects: ObjectStore): FileStore {
         const batch = unique.slice(start, start + 500);
         await database.db.transaction().execute(async (trx) => {
           await lockFileHashes(trx, database.dialect, batch);
-          // A document whose file is its text (file_in_text) needs no object.
+          // A document whose file is made from its text or pages (file_in_text not 0) needs no object.
           const used = await trx.selectFrom('documents').select('file_hash').distinct().where('file_hash', 'in', batch).where('file_in_text', '=', 0).execute();
           const kept = new Set(used.map((row) => row.file_hash));
           const unused = batch.filter((hash) => !kept.has(hash));

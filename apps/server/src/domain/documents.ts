@@ -12,7 +12,7 @@ import type {
 import type { Database, DB } from '../db/schema.ts';
 import type { DocumentSourceType, IndexStatus } from '../db/tables/retrieval.ts';
 import type { EngineServices } from '../engine/engine.ts';
-import { keptFileOf, pagesFile } from '../engine/ingest/document-rows.ts';
+import { FileInText, keptFileOf, pagesFile } from '../engine/ingest/document-rows.ts';
 import { hasPageImages } from '../engine/ingest/page-image.ts';
 import { nowIso } from '../clock.ts';
 import { requireCollection } from './collections.ts';
@@ -105,7 +105,7 @@ export async function addDocument(database: Database, { queue }: EngineServices,
         size,
         file_hash: fileHash,
         // The new file is kept until its text is indexed; the old text is not its copy.
-        file_in_text: 0,
+        file_in_text: FileInText.kept,
         has_page_images: withPageImages ? 1 : 0,
         created_at: now,
         updated_at: now,
