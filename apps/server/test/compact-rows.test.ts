@@ -134,7 +134,7 @@ test('a database of migration 021 keeps documents, searches and raw downloads af
     if (reopened.sqlitePath) {
       for (const name of readdirSync(searchDirectory(reopened.sqlitePath)).filter((file) => file.endsWith('.db'))) {
         const file = new SQLite(join(searchDirectory(reopened.sqlitePath), name), { readonly: true });
-        expect([file.pragma('user_version', { simple: true }), file.pragma('auto_vacuum', { simple: true })]).toEqual([3, 2]);
+        expect([file.pragma('user_version', { simple: true }), file.pragma('auto_vacuum', { simple: true })]).toEqual([4, 2]);
         file.close();
       }
     }

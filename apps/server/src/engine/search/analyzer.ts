@@ -61,19 +61,26 @@ export async function analyzeInSlices(text: string, onTerms: (terms: string[]) =
 const SLICE = 65_536;
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
+/** A row's terms counted: how many in all, and each one's frequency (what both backends index). */
+export interface TermCounts {
+  count: number;
+  frequencies: Map<string, number>;
+}
+
+export function termCounts(terms: string[], into: TermCounts = { count: 0, frequencies: new Map() }): TermCounts {
+  into.count += terms.length;
+  for (const term of terms) into.frequencies.set(term, (into.frequencies.get(term) ?? 0) + 1);
+  return into;
+}
+
 /**
- * A text's terms joined by spaces (what an FTS5 row holds), built slice by slice, and how many:
- * counted here, since splitting the joined text to count them would make every word a string again.
+ * The same for a text analyzed in slices, with timers (lease renewals) run between: a large
+ * text's words are counted slice by slice, never all held as strings at once.
  */
-export async function analyzedText(text: string): Promise<{ joined: string; count: number }> {
-  const parts: string[] = [];
-  let count = 0;
-  await analyzeInSlices(text, (terms) => {
-    if (terms.length === 0) return;
-    parts.push(terms.join(' '));
-    count += terms.length;
-  });
-  return { joined: parts.join(' '), count };
+export async function termCountsInSlices(text: string): Promise<TermCounts> {
+  const counts: TermCounts = { count: 0, frequencies: new Map() };
+  await analyzeInSlices(text, (slice) => termCounts(slice, counts));
+  return counts;
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;

@@ -3,7 +3,7 @@ import { COLLECT_AFTER_CHARS, collectGarbage } from '../../memory.ts';
 import { CompiledOnce } from '../../db/compiled-once.ts';
 import { hasPostgresCode, madeMeanwhile, POSTGRES_ERRORS } from '../../db/postgres-errors.ts';
 import type { Database, DB } from '../../db/schema.ts';
-import { ANALYZED_ONCE_CHARS, analyzeInSlices, type TextTerms, textTerms } from './analyzer.ts';
+import { ANALYZED_ONCE_CHARS, type TermCounts, termCounts, termCountsInSlices, type TextTerms, textTerms } from './analyzer.ts';
 import { DocumentPaths } from './document-paths.ts';
 import { filterCandidates, filterExclusions, filterSql } from './filter.ts';
 import { bm25Sql, canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
@@ -503,14 +503,14 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
   const termsOf = async (granularity: Granularity, row: SourceRow): Promise<TermCounts> => {
     if (granularity === 'documents') {
       documentTexts.set(row.document_id, row.text);
-      if (row.text.length > ANALYZED_ONCE_CHARS) return countedYielding(row.text);
+      if (row.text.length > ANALYZED_ONCE_CHARS) return termCountsInSlices(row.text);
       const terms = textTerms(row.text);
       texts.set(row.document_id, terms);
-      return counted(terms.all());
+      return termCounts(terms.all());
     }
     row.text = (documentTexts.get(row.document_id) ?? '').slice(Number(row.start), Number(row.end));
     const text = texts.get(row.document_id);
-    return text ? counted(text.slice(Number(row.start), row.text)) : countedYielding(row.text);
+    return text ? termCounts(text.slice(Number(row.start), row.text)) : termCountsInSlices(row.text);
   };
   /** Whether a row of a large document was read (its text COLLECT_AFTER_CHARS or longer), as on SQLite. */
   let large = false;
@@ -613,28 +613,6 @@ async function deletePostingsOf(trx: Kysely<any>, locked: { seq: number; collect
     const seqs = locked.filter((row) => collectionKey.get(row.collection_id) === key).map((row) => row.seq);
     await sql`select search_remove_postings(${key}, ${seqs}::bigint[])`.execute(trx);
   }
-}
-
-/** A row's terms counted: how many in all, and each one's frequency. */
-interface TermCounts {
-  count: number;
-  frequencies: Map<string, number>;
-}
-
-function counted(terms: string[], into: TermCounts = { count: 0, frequencies: new Map() }): TermCounts {
-  into.count += terms.length;
-  for (const term of terms) into.frequencies.set(term, (into.frequencies.get(term) ?? 0) + 1);
-  return into;
-}
-
-/**
- * The same for a text analyzed in slices, with timers (lease renewals) run between: a large
- * text's words are counted slice by slice, never all held as strings at once.
- */
-async function countedYielding(text: string): Promise<TermCounts> {
-  const counts: TermCounts = { count: 0, frequencies: new Map() };
-  await analyzeInSlices(text, (slice) => counted(slice, counts));
-  return counts;
 }
 
 /**

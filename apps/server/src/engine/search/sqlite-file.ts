@@ -4,7 +4,7 @@ import { threadId } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { COLLECT_AFTER_CHARS, collectGarbage } from '../../memory.ts';
 import { whenUnlocked } from '../../db/sqlite-busy.ts';
-import { ANALYZED_ONCE_CHARS, analyze, analyzedText, type TextTerms, textTerms } from './analyzer.ts';
+import { ANALYZED_ONCE_CHARS, analyze, type TermCounts, termCounts, termCountsInSlices, type TextTerms, textTerms } from './analyzer.ts';
 import { ANN_FILE, annUpkeep, removeCollectionAnns } from './sqlite-ann.ts';
 import { contentFromExpression, openingExpression, rowOpeningExpression, slicedContent, wholeTextExpression } from './slices.ts';
 import { EMBED_BATCH, EMBED_CHARS, embedderKey, embedDocuments, type VectorEmbedder, vectorBytes } from './vectors.ts';
@@ -20,13 +20,15 @@ import { EMBED_BATCH, EMBED_CHARS, embedderKey, embedDocuments, type VectorEmbed
  * each, 18 ms, 5 ms (an unlink) and 1 ms, whatever the number of collections. Writes of
  * different collections also take different locks.
  *
- * FTS5 is the postings store and candidate generator: its tables are contentless (`content=''`,
- * `contentless_delete=1`) and given the analyzer's terms (analyzer.ts) separated by spaces, read
- * by FTS5's `ascii` tokenizer unchanged; the text itself is stored once, in the main file. The
- * file also holds the statistics BM25 needs (rank.ts), kept in the indexing transaction: each
- * granularity's row lengths (`rows_<granularity>`) and its rows and tokens (`stats`); document
- * frequencies are counted from the postings (FTS5's vocabulary, which a delete updates at once).
- * FTS5's own bm25() is not used: after contentless deletes its averages drift from the rows left.
+ * FTS5 is the postings store: its tables are contentless (`content=''`, `contentless_delete=1`)
+ * and keep no positions (`detail=none`: nothing searches phrases). A row is given each of its
+ * analyzed terms (analyzer.ts) once, with its frequency in the row (postingsText), so a term's rows
+ * and frequencies are the tokens of one range of FTS5's vocabulary (tokenRange), read without
+ * counting occurrences. The text itself is stored once, in the main file. The file also holds the
+ * statistics BM25 needs (rank.ts), kept in the indexing transaction: each granularity's row
+ * lengths (`rows_<granularity>`) and its rows and tokens (`stats`); document frequencies are summed
+ * from the vocabulary, which a delete updates at once. FTS5's own bm25() is not used: after
+ * contentless deletes its averages drift from the rows left.
  * Ingestion writes a collection's file in transactions of its own, so HTTP writes to the main
  * file never wait for full-text indexing; searches read the main file with the collection's file
  * attached (`attach ... as search`). Rows deleted from the main file leave `search_deletions`
@@ -46,15 +48,28 @@ export const lengthsTable = (granularity: Granularity): string => `rows_${granul
 export const vectorsTable = (granularity: Granularity): string => `vectors_${granularity}`;
 
 /**
- * The search file's format, its user_version: 2 since migration 018 (contentless FTS5 tables and
- * the engine's statistics), 3 with incremental auto-vacuum (a file of format 2 is vacuumed into
- * it at start); files of an earlier one are rebuilt at start.
+ * The search file's format, its user_version: 4 since postings hold each term once with its
+ * frequency (2 and 3 held every occurrence); a file of another format is rebuilt at start.
  */
-const SEARCH_FORMAT = 3;
-const VACUUMED_FORMAT = 2;
+const SEARCH_FORMAT = 4;
 
-/** An FTS5 query matching rows holding any of these analyzed terms. */
-export const ftsMatch = (terms: readonly string[]): string => terms.map((term) => `"${term}"`).join(' OR ');
+/**
+ * A row's postings as FTS5 is given them: each distinct term once, followed by its frequency in
+ * the row (`heron_3`). `_` is a token character of the tables' tokenizer and never part of a term
+ * (analyzer.ts: letters and digits).
+ */
+export const postingsText = ({ frequencies }: TermCounts): string => {
+  const tokens: string[] = [];
+  for (const [term, frequency] of frequencies) tokens.push(`${term}_${frequency}`);
+  return tokens.join(' ');
+};
+
+/**
+ * The vocabulary range holding a term's tokens (postingsText), [low, high): '`' follows '_', and a
+ * longer term's next character is a digit (below '_') or a letter (above '`'), so no other term's
+ * tokens fall in it. A token's frequency is what follows `low`.
+ */
+export const tokenRange = (term: string): [low: string, high: string] => [`${term}_`, `${term}\``];
 
 /** `…/sift.db` -> `…/sift-search`: the folder of the collections' search files. */
 export function searchDirectory(sqlitePath: string): string {
@@ -100,25 +115,23 @@ interface SourceRow {
 /**
  * The analyzed terms of a collection's rows, documents first: a document's text is analyzed once
  * and its pages and snippets are slices of it (analyzer.ts); a text past ANALYZED_ONCE_CHARS is
- * analyzed alone, in slices (analyzedText): a 60 MB document's rows analyzed at once took the
+ * analyzed alone, in slices (termCountsInSlices): a 60 MB document's rows analyzed at once took the
  * thread past 3 GB.
  */
 class RowTerms {
   private readonly texts = new Map<string, string>();
   private readonly terms = new Map<string, TextTerms>();
 
-  /** The row's terms joined by spaces (what its FTS5 row holds), and how many. */
-  async of(granularity: Granularity, row: SourceRow): Promise<{ joined: string; count: number }> {
+  /** The row's terms counted. */
+  async of(granularity: Granularity, row: SourceRow): Promise<TermCounts> {
     const content = this.contentOf(granularity, row);
-    if (content.length > ANALYZED_ONCE_CHARS) return analyzedText(content);
-    const terms = this.small(granularity, row, content);
-    return { joined: terms.join(' '), count: terms.length };
+    return content.length > ANALYZED_ONCE_CHARS ? termCountsInSlices(content) : termCounts(this.small(granularity, row, content));
   }
 
   /** The same without yielding, for a rebuild inside one transaction. */
-  ofNow(granularity: Granularity, row: SourceRow): string[] {
+  ofNow(granularity: Granularity, row: SourceRow): TermCounts {
     const content = this.contentOf(granularity, row);
-    return content.length > ANALYZED_ONCE_CHARS ? analyze(content) : this.small(granularity, row, content);
+    return termCounts(content.length > ANALYZED_ONCE_CHARS ? analyze(content) : this.small(granularity, row, content));
   }
 
   /** The row's text (a document's is kept for its pages and snippets, which follow it). */
@@ -183,7 +196,7 @@ interface CollectionWriter {
   ann: ReturnType<typeof annUpkeep>;
 }
 /**
- * Per granularity, its rows: rowid, terms joined by spaces, and how many terms; with an embedder,
+ * Per granularity, its rows: rowid, postings (postingsText), and how many terms; with an embedder,
  * their vectors (rowid, embedder key, float32 bytes).
  */
 interface AnalyzedRows {
@@ -436,8 +449,8 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string, em
         if (page.length === 0) break;
         for (const row of page) {
           large ||= row.text.length >= COLLECT_AFTER_CHARS;
-          const { joined, count } = await terms.of(GRANULARITIES[i]!, row);
-          granularity.push([row.rowid, joined, count]);
+          const counts = await terms.of(GRANULARITIES[i]!, row);
+          granularity.push([row.rowid, postingsText(counts), counts.count]);
           if (embedder) granularityTexts.push([row.rowid, terms.contentOf(GRANULARITIES[i]!, row).slice(0, EMBED_CHARS)]);
         }
         after = page.at(-1)!.rowid;
@@ -483,12 +496,15 @@ function segmentMerge(connection: SQLite.Database): () => boolean {
   });
   // Merged segments leave their old pages free: the file keeps them unless given back.
   const freePages = connection.prepare<[], number>('pragma main.freelist_count').pluck();
+  // True when pages were given back: a file without incremental auto-vacuum gives back none.
   const reclaim = (): boolean => {
-    if ((freePages.get() ?? 0) === 0) return false;
+    const free = freePages.get() ?? 0;
+    if (free === 0) return false;
     connection.pragma(`main.incremental_vacuum(${MERGE_PAGES})`);
+    const left = freePages.get() ?? 0;
     // The pages moved went through the log: once all are given back, so is the log (when no reader holds it).
-    if ((freePages.get() ?? 0) === 0) connection.pragma('main.wal_checkpoint(TRUNCATE)');
-    return true;
+    if (left === 0) connection.pragma('main.wal_checkpoint(TRUNCATE)');
+    return left < free;
   };
   return () => mergeSegments() || reclaim();
 }
@@ -630,9 +646,11 @@ function createTables(connection: SQLite.Database): void {
   connection.exec('create table if not exists index_writes (writes integer not null); insert into index_writes select 0 where not exists (select 1 from index_writes);');
   connection.exec('create table if not exists stats (granularity text primary key, rows integer not null, tokens integer not null) without rowid');
   for (const granularity of GRANULARITIES) {
-    // One column of analyzed terms, not kept (the text lives once, in the main file); a deleted
-    // row is removed from the postings at once (contentless_delete).
-    connection.exec(`create virtual table if not exists ${ftsTable(granularity)} using fts5(terms, content='', contentless_delete=1, tokenize='ascii')`);
+    // One column of postings (postingsText), not kept (the text lives once, in the main file); a
+    // deleted row is removed from the postings at once (contentless_delete).
+    connection.exec(
+      `create virtual table if not exists ${ftsTable(granularity)} using fts5(terms, content='', contentless_delete=1, detail=none, tokenize="ascii tokenchars '_'")`,
+    );
     connection.exec(`create table if not exists ${lengthsTable(granularity)} (rowid integer primary key, length integer not null)`);
     connection.exec(`create table if not exists ${vectorsTable(granularity)} (rowid integer primary key, embedder text not null, vector blob not null)`);
     connection.exec(`insert into stats (granularity, rows, tokens) select '${granularity}', 0, 0 where not exists (select 1 from stats where granularity = '${granularity}')`);
@@ -648,7 +666,7 @@ function removeSearchFile(file: string): void {
  * Brings the search files in line with the main file, at start, before anything reads them:
  * files of collections that are gone are removed (a crash after deleting a collection), and a
  * collection with indexed documents without a complete file of this format (a new or lost
- * folder, the shared file of migration 006, a file of before migration 018) gets one, filled from
+ * folder, the shared file of migration 006, a file of an earlier format) gets one, filled from
  * its indexed documents' text.
  */
 export function ensureSearchFiles(sqlitePath: string): void {
@@ -682,9 +700,7 @@ export function ensureSearchFiles(sqlitePath: string): void {
   }
   for (const { id, indexed } of collections) {
     const file = searchFilePath(sqlitePath, id);
-    const exists = existsSync(file);
-    if (exists) vacuumFormat2(file);
-    if (exists ? isComplete(file) : !indexed) continue;
+    if (existsSync(file) ? isComplete(file) : !indexed) continue;
     rebuildCollection(sqlitePath, id);
   }
 }
@@ -693,19 +709,6 @@ function isComplete(file: string): boolean {
   const connection = new SQLite(file, { readonly: true });
   try {
     return connection.pragma('user_version', { simple: true }) === SEARCH_FORMAT;
-  } finally {
-    connection.close();
-  }
-}
-
-/** A file of format 2 lacks only incremental auto-vacuum, which a vacuum sets: quicker than a rebuild. */
-function vacuumFormat2(file: string): void {
-  const connection = new SQLite(file);
-  try {
-    if (connection.pragma('user_version', { simple: true }) !== VACUUMED_FORMAT) return;
-    connection.pragma('auto_vacuum = incremental');
-    connection.exec('vacuum');
-    connection.pragma(`user_version = ${SEARCH_FORMAT}`);
   } finally {
     connection.close();
   }
@@ -760,8 +763,8 @@ function fillFromSource(connection: SQLite.Database, sqlitePath: string, collect
         rows.insert(
           granularity,
           page.map((row) => {
-            const rowTerms = terms.ofNow(granularity, row);
-            return [row.rowid, rowTerms.join(' '), rowTerms.length];
+            const counts = terms.ofNow(granularity, row);
+            return [row.rowid, postingsText(counts), counts.count];
           }),
         );
         after = page.at(-1)!.rowid;

@@ -7,7 +7,7 @@ import { type FilterCandidates, filterCandidates, filterSql } from './filter.ts'
 import { bm25Idf, bm25Sql, bm25TermWeight, canBeAmongK, commonBound, kthOffset, rankHits, RANK_SLACK, rankingTerms, withBestRows } from './rank.ts';
 import { defaultReaderThreads, openReaderPool, type ReaderPool } from './reader-pool.ts';
 import { annBase, HNSWLIB_PATH } from './sqlite-ann.ts';
-import { ftsMatch, ftsTable, type Granularity, lengthsTable, openSearchWriter, type SearchWriter, searchDirectory, searchFilePath, vectorsTable } from './sqlite-file.ts';
+import { ftsTable, type Granularity, lengthsTable, openSearchWriter, type SearchWriter, searchDirectory, searchFilePath, tokenRange, vectorsTable } from './sqlite-file.ts';
 import type { FilterNode } from './filter-node.ts';
 import { contentFromSql, contentSql, type ContentSlice, pageContent, slicedContent, snippetContent, wholeTextSql } from './slices.ts';
 import type { DocumentHit, PageHit, SearchIndex, SearchRequest, SnippetHit, WeightedTerm } from './types.ts';
@@ -210,9 +210,8 @@ async function selectiveTop<Row extends { weight: number }>(
   const rowsOfPassing = passingRows(granularity, request.filter!, request.collectionId, candidates);
   const frequencies = await run<{ term: string; doc: number; rows: number; tokens: number }>(
     request.collectionId,
-    sql`select v.term, v.doc, s.rows, s.tokens from json_each(${JSON.stringify(terms.map(({ term }) => term))}) q
-      join ${sql.raw(`temp.${vocabulary(granularity, 'row')}`)} v on v.term = q.value
-      cross join search.stats s where s.granularity = ${granularity}`,
+    sql`select q.term, sum(v.doc) as doc, s.rows, s.tokens from (${queryTermRows(terms)}) q ${tokensIn(granularity, 'row', 'q')}
+      cross join search.stats s where s.granularity = ${granularity} group by q.key`,
     vocabularies(granularity),
   );
   // No query term in the collection: nothing matches.
@@ -256,41 +255,53 @@ async function selectiveTop<Row extends { weight: number }>(
   return found.map(({ found_rowid, ...row }) => ({ ...row, weight: weights.get(found_rowid)! }) as unknown as Row);
 }
 
-/** Rows counted in the engine's statistics; each term's matches counted up to the bound. */
+/** Rows counted in the engine's statistics, each term's rows summed from the vocabulary. */
 async function commonTerms(run: Run, ...[collectionId, granularity, terms, share]: Parameters<SearchIndex['commonTerms']>): ReturnType<SearchIndex['commonTerms']> {
   if (terms.length === 0) return new Set();
-  const table = ftsTable(granularity);
   const counted = await run<{ n: number }>(collectionId, sql`select rows as n from search.stats where granularity = ${granularity}`);
   const bound = commonBound(counted[0]?.n ?? 0, share);
-  const fts = sql.raw(`search.${table}`);
-  const name = sql.raw(table);
-  const counts = terms.map((term) => sql`select ${term} as term, (select count(*) from (select 1 from ${fts} where ${name} match ${ftsMatch([term])} limit ${bound})) as n`);
-  const rows = await run<{ term: string; n: number }>(collectionId, sql`${sql.join(counts, sql` union all `)}`);
+  const rows = await run<{ term: string; n: number }>(
+    collectionId,
+    sql`select q.term, sum(v.doc) as n from (${queryTermRows(terms.map((term) => ({ term, weight: 1 })))}) q ${tokensIn(granularity, 'row', 'q')} group by q.key`,
+    vocabularies(granularity),
+  );
   return new Set(rows.filter((row) => row.n >= bound).map((row) => row.term));
 }
 
-/** A granularity's FTS5 vocabulary tables on a reader connection: `row` (term, doc) and `instance` (term, doc, ...). */
+/** A granularity's FTS5 vocabulary tables on a reader connection: `row` (token, rows holding it) and `instance` (token, row). */
 const vocabulary = (granularity: Granularity, kind: 'row' | 'instance'): string => `v${kind[0]}_${ftsTable(granularity)}`;
 const vocabularies = (granularity: Granularity): string =>
   (['row', 'instance'] as const)
     .map((kind) => `create virtual table if not exists temp.${vocabulary(granularity, kind)} using fts5vocab(search, '${ftsTable(granularity)}', '${kind}');`)
     .join(' ');
 
+/** The query's terms as rows: key (one per term), term, weight, and the range of its tokens (low, high: tokenRange). */
+const queryTermRows = (terms: WeightedTerm[]): RawBuilder<unknown> =>
+  sql`select key, value ->> 0 as term, value ->> 1 as weight, value ->> 2 as low, value ->> 3 as high
+    from json_each(${JSON.stringify(terms.map(({ term, weight }) => [term, weight, ...tokenRange(term)]))})`;
+
+/**
+ * The tokens (`v`) of each term of `terms` (a relation of queryTermRows' columns) in a vocabulary.
+ * A cross join, so SQLite reads each term's range rather than the whole vocabulary.
+ */
+const tokensIn = (granularity: Granularity, kind: 'row' | 'instance', terms: string): RawBuilder<unknown> =>
+  sql`cross join ${sql.raw(`temp.${vocabulary(granularity, kind)}`)} v on v.term >= ${sql.raw(terms)}.low and v.term < ${sql.raw(terms)}.high`;
+
 /**
  * Every row of a granularity matching these terms, with its BM25 weight (rowid, weight): each
- * term's document frequency from FTS5's row vocabulary, its frequency in each row from the
- * instance vocabulary (both public, and exact after contentless deletes), the row's length and
- * the collection's rows and tokens from the engine's statistics (sqlite-file.ts). Rows deleted
- * but not yet removed from the search file are left out (they would take places in the k).
+ * term's document frequency summed over its tokens in FTS5's row vocabulary, its frequency in each
+ * row read from its token there in the instance vocabulary (both public, and exact after
+ * contentless deletes), the row's length and the collection's rows and tokens from the engine's
+ * statistics (sqlite-file.ts). Rows deleted but not yet removed from the search file are left out
+ * (they would take places in the k).
  */
 function weighed(granularity: Granularity, collectionId: string, terms: WeightedTerm[]): RawBuilder<unknown> {
-  const query = JSON.stringify(terms.map(({ term, weight }) => [term, weight]));
   return sql`
-    with q as (select value ->> 0 as term, value ->> 1 as weight from json_each(${query})),
+    with q as (${queryTermRows(terms)}),
     s as (select rows as n, cast(tokens as double precision) / rows as average from search.stats where granularity = ${granularity}),
-    i as (select q.term, q.weight * ${bm25Sql.idf(bm25Sql.idfRatio(sql`s.n`, sql`v.doc`))} as w
-          from q join ${sql.raw(`temp.${vocabulary(granularity, 'row')}`)} v on v.term = q.term cross join s),
-    m as (select v.doc as rowid, i.w, count(*) as tf from i join ${sql.raw(`temp.${vocabulary(granularity, 'instance')}`)} v on v.term = i.term group by i.term, v.doc)
+    i as (select q.low, q.high, q.weight * ${bm25Sql.idf(bm25Sql.idfRatio(sql`s.n`, sql`sum(v.doc)`))} as w
+          from q ${tokensIn(granularity, 'row', 'q')} cross join s group by q.key),
+    m as (select v.doc as rowid, i.w, cast(substr(v.term, length(i.low) + 1) as integer) as tf from i ${tokensIn(granularity, 'instance', 'i')})
     select m.rowid, sum(m.w * ${bm25Sql.term(sql`m.tf`, sql`l.length`, sql`s.average`)}) as weight
     from m join ${sql.raw(`search.${lengthsTable(granularity)}`)} l on l.rowid = m.rowid cross join s
     where m.rowid not in (select row_id from search_deletions where collection_id = ${collectionId} and fts_table = ${granularity})
