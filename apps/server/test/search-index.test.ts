@@ -188,6 +188,24 @@ describe('one index per collection', () => {
     }
   });
 
+  test('a term matches itself only, not the terms it begins or that begin with it, with or without a filter', async () => {
+    const texts = { 'a.txt': 'run run run', 'b.txt': 'runway runway', 'c.txt': 'run2 rune ru' };
+    expect((await h.call('/v1/collections/add-collection', { collection_name: 'prefixes' }, f.keyA)).status).toBe(201);
+    for (const [path, text] of Object.entries(texts)) {
+      const added = await h.call('/v1/documents/add-document', { collection_name: 'prefixes', path, content: { type: 'text', text }, metadata: { kind: 'note' } }, f.keyA);
+      expect(added.status).toBe(201);
+    }
+    await f.workers.idle();
+    for (const filter of [null, { kind: { $eq: 'note' } }]) {
+      const found = async (query: string) =>
+        ((await h.call('/v1/queries/top-documents', { collection_name: 'prefixes', query, k: 10, filter }, f.keyA)).body as { results: { path: string }[] }).results.map((hit) => hit.path);
+      expect(await found('run')).toEqual(['a.txt']);
+      expect(await found('runway')).toEqual(['b.txt']);
+      expect(await found('ru')).toEqual(['c.txt']);
+      expect(await found('run2')).toEqual(['c.txt']);
+    }
+  });
+
   test('rows tied with the k-th are ordered by place whatever order they were indexed in', async () => {
     // Indexed last path first, so the index meets the tied rows in the opposite order of their places.
     const tied = ['tie-f', 'tie-e', 'tie-d', 'tie-c', 'tie-b', 'tie-a'].map((name) => ({ path: `${name}.txt`, pages: ['quagga okapi zebra tapir'] }));
