@@ -66,8 +66,8 @@ export const postingsText = ({ frequencies }: TermCounts): string => {
 
 /**
  * The vocabulary range holding a term's tokens (postingsText), [low, high): '`' follows '_', and a
- * longer term's next character is a digit (below '_') or a letter (above '`'), so no other term's
- * tokens fall in it. A token's frequency is what follows `low`.
+ * longer term's next character is a digit (below '_') or a lower-case letter (above '`'), so no
+ * other term's tokens fall in it. A token's frequency is what follows `low`.
  */
 export const tokenRange = (term: string): [low: string, high: string] => [`${term}_`, `${term}\``];
 
