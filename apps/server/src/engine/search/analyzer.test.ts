@@ -98,6 +98,5 @@ test('a large text counted slice by slice gives the counts of analyzing it whole
   const text = Array.from({ length: 60_000 }, (_, i) => words[(i * 7) % words.length]).join(' ');
   const terms = analyze(text);
   expect(await termCountsInSlices(text)).toEqual(termCounts(terms));
-  expect((await termCountsInSlices(text)).count).toBe(terms.length);
   expect(await termCountsInSlices('')).toEqual({ count: 0, frequencies: new Map() });
 });

@@ -112,6 +112,10 @@ interface SourceRow {
   end: number;
 }
 
+/** A row as its FTS5 row is written: rowid, postings (postingsText), and how many terms. */
+type IndexedRow = [rowid: number, postings: string, count: number];
+const indexedRow = (row: SourceRow, counts: TermCounts): IndexedRow => [row.rowid, postingsText(counts), counts.count];
+
 /**
  * The analyzed terms of a collection's rows, documents first: a document's text is analyzed once
  * and its pages and snippets are slices of it (analyzer.ts); a text past ANALYZED_ONCE_CHARS is
@@ -122,16 +126,16 @@ class RowTerms {
   private readonly texts = new Map<string, string>();
   private readonly terms = new Map<string, TextTerms>();
 
-  /** The row's terms counted. */
-  async of(granularity: Granularity, row: SourceRow): Promise<TermCounts> {
+  /** The row as its FTS5 row is written: rowid, postings (postingsText), and how many terms. */
+  async of(granularity: Granularity, row: SourceRow): Promise<IndexedRow> {
     const content = this.contentOf(granularity, row);
-    return content.length > ANALYZED_ONCE_CHARS ? termCountsInSlices(content) : termCounts(this.small(granularity, row, content));
+    return indexedRow(row, content.length > ANALYZED_ONCE_CHARS ? await termCountsInSlices(content) : termCounts(this.small(granularity, row, content)));
   }
 
   /** The same without yielding, for a rebuild inside one transaction. */
-  ofNow(granularity: Granularity, row: SourceRow): TermCounts {
+  ofNow(granularity: Granularity, row: SourceRow): IndexedRow {
     const content = this.contentOf(granularity, row);
-    return termCounts(content.length > ANALYZED_ONCE_CHARS ? analyze(content) : this.small(granularity, row, content));
+    return indexedRow(row, termCounts(content.length > ANALYZED_ONCE_CHARS ? analyze(content) : this.small(granularity, row, content)));
   }
 
   /** The row's text (a document's is kept for its pages and snippets, which follow it). */
@@ -200,7 +204,7 @@ interface CollectionWriter {
  * their vectors (rowid, embedder key, float32 bytes).
  */
 interface AnalyzedRows {
-  terms: [number, string, number][][];
+  terms: IndexedRow[][];
   vectors: VectorRow[][];
 }
 type VectorRow = [number, string, Buffer];
@@ -442,15 +446,14 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string, em
     const texts: [number, string][][] = [];
     let large = false;
     for (const [i, statement] of rowsOf.entries()) {
-      const granularity: [number, string, number][] = [];
+      const granularity: IndexedRow[] = [];
       const granularityTexts: [number, string][] = [];
       for (let after = 0; ; ) {
         const page = statement.all(documents, after);
         if (page.length === 0) break;
         for (const row of page) {
           large ||= row.text.length >= COLLECT_AFTER_CHARS;
-          const counts = await terms.of(GRANULARITIES[i]!, row);
-          granularity.push([row.rowid, postingsText(counts), counts.count]);
+          granularity.push(await terms.of(GRANULARITIES[i]!, row));
           if (embedder) granularityTexts.push([row.rowid, terms.contentOf(GRANULARITIES[i]!, row).slice(0, EMBED_CHARS)]);
         }
         after = page.at(-1)!.rowid;
@@ -605,7 +608,7 @@ function rowWriter(connection: SQLite.Database) {
     }),
   ) as Record<Granularity, Record<'postings' | 'length' | 'stats', SQLite.Statement>>;
   return {
-    insert(granularity: Granularity, rows: [number, string, number][]) {
+    insert(granularity: Granularity, rows: IndexedRow[]) {
       if (rows.length === 0) return;
       const { postings, length, stats } = statements[granularity];
       let tokens = 0;
@@ -762,10 +765,7 @@ function fillFromSource(connection: SQLite.Database, sqlitePath: string, collect
         if (page.length === 0) break;
         rows.insert(
           granularity,
-          page.map((row) => {
-            const counts = terms.ofNow(granularity, row);
-            return [row.rowid, postingsText(counts), counts.count];
-          }),
+          page.map((row) => terms.ofNow(granularity, row)),
         );
         after = page.at(-1)!.rowid;
       }
