@@ -38,7 +38,9 @@ test.runIf(postgres)('what a rebuild cut short by a transaction holding an old s
     // A concurrent rebuild waits for every older snapshot before it swaps its new indexes in.
     await holder.query('begin isolation level repeatable read');
     await holder.query('select count(*) from documents');
-    // A server just started counts every change since the tables were made: a rebuild is due.
+    // A server just started counts every change since the tables were made: a rebuild is due
+    // once the statistics show them (each connection reports its changes within seconds).
+    await expect.poll(documentsRebuildDue, { timeout: 30_000, interval: 200 }).toBe(true);
     await expect(rebuilds.step(t.h.database.db)).rejects.toThrow();
   } finally {
     await holder.query('rollback');
@@ -50,3 +52,10 @@ test.runIf(postgres)('what a rebuild cut short by a transaction holding an old s
     join pg_namespace n on n.oid = c.relnamespace where n.nspname = current_schema() and not i.indisvalid`.execute(t.h.database.db);
   expect(rows).toEqual([]);
 });
+
+/** What IndexRebuilds.step asks of `documents` before it rebuilds its indexes. */
+async function documentsRebuildDue(): Promise<boolean> {
+  const { rows } = await sql<{ due: boolean }>`select n_tup_upd - n_tup_hot_upd + n_tup_del >= greatest(n_live_tup, 1000) as due
+    from pg_stat_user_tables where schemaname = current_schema() and relname = 'documents'`.execute(t.h.database.db);
+  return rows[0]?.due ?? false;
+}
