@@ -1,5 +1,6 @@
 import SQLite from 'better-sqlite3';
-import { type RawBuilder, sql } from 'kysely';
+import { type CompiledQuery, type RawBuilder, sql } from 'kysely';
+import { CompiledOnce } from '../../db/compiled-once.ts';
 import { beforeDestroy } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { analyze } from './analyzer.ts';
@@ -37,8 +38,8 @@ export function sqliteSearchIndex(database: Database, embedder: VectorEmbedder |
   const reader = (): ReaderPool => (readers ??= openReader(database));
   const directory = () => searchDirectory(sqlitePathOf(database));
   /** `setup` runs once on each reader connection before the query (a temporary table it reads). */
-  const run = async <Row>(collectionId: string, query: RawBuilder<unknown>, setup?: string): Promise<Row[]> => {
-    const { sql: text, parameters } = query.compile(database.db);
+  const run: Run = async <Row>(collectionId: string, query: RawBuilder<unknown> | CompiledQuery<unknown>, setup?: string): Promise<Row[]> => {
+    const { sql: text, parameters } = 'compile' in query ? query.compile(database.db) : query;
     try {
       // A collection without a search file (nothing indexed yet, or deleted meanwhile) matches nothing.
       return await reader().all<Row>(searchFilePath(sqlitePathOf(database), collectionId), text, parameters, setup);
@@ -48,15 +49,17 @@ export function sqliteSearchIndex(database: Database, embedder: VectorEmbedder |
       throw error;
     }
   };
+  const compiledOnce = new CompiledOnce<UnfilteredValues>();
+  const statements: Statements = (shape, build, values) => compiledOnce.compiled(database.db, shape, build, values);
 
   return {
-    topDocuments: (request) => ranked<DocumentHit & { weight: number }>(run, directory(), DOCUMENT_ROWS, request, (hit) => [hit.path]),
+    topDocuments: (request) => ranked<DocumentHit & { weight: number }>(run, statements, directory(), DOCUMENT_ROWS, request, (hit) => [hit.path]),
     async topPages(request) {
-      const hits = await ranked<PageHit & ContentSlice & { weight: number }>(run, directory(), pageRows(request.includeContent), request, (hit) => [hit.path, hit.pageIndex]);
+      const hits = await ranked<PageHit & ContentSlice & { weight: number }>(run, statements, directory(), pageRows(request.includeContent), request, (hit) => [hit.path, hit.pageIndex]);
       return hits.map((hit) => pageContent(hit, request.includeContent));
     },
     async topSnippets(request) {
-      const hits = await ranked<SnippetHit & { sliceFrom: number; weight: number }>(run, directory(), snippetRows(request.granularity), request, (hit) => [hit.path, hit.startIndex]);
+      const hits = await ranked<SnippetHit & { sliceFrom: number; weight: number }>(run, statements, directory(), snippetRows(request.granularity), request, (hit) => [hit.path, hit.startIndex]);
       return hits.map(snippetContent);
     },
     commonTerms: (...args) => commonTerms(run, ...args),
@@ -72,22 +75,34 @@ export function sqliteSearchIndex(database: Database, embedder: VectorEmbedder |
 }
 
 /** A query on a collection's reader connection (sqliteSearchIndex's `run`): `setup` runs once on each connection before it. */
-type Run = <Row>(collectionId: string, query: RawBuilder<unknown>, setup?: string) => Promise<Row[]>;
+type Run = <Row>(collectionId: string, query: RawBuilder<unknown> | CompiledQuery<unknown>, setup?: string) => Promise<Row[]>;
+
+/**
+ * The unfiltered searches' statements, compiled once per shape (compiled-once.ts): run thousands
+ * of times a second, compiling their nested templates each time was most of the HTTP thread's
+ * share of a search.
+ */
+type Statements = (shape: string, build: (values: UnfilteredValues) => RawBuilder<unknown>, values: UnfilteredValues) => CompiledQuery<unknown>;
+type UnfilteredValues = { collectionId: string; terms: string };
 
 /** The rows a search ranks: their granularity, how a hit's rowid joins to them, and the columns it reads. */
 interface RowsOf {
+  /** What names the statement's text among those of other rows (with k). */
+  shape: string;
   granularity: Granularity;
   join: (rowid: string) => RawBuilder<unknown>;
   columns: RawBuilder<unknown>;
 }
 
 const DOCUMENT_ROWS: RowsOf = {
+  shape: 'documents',
   granularity: 'documents',
   join: (rowid) => sql`join documents d on d.seq = ${sql.raw(rowid)}`,
   columns: sql`d.id as documentId, d.path as path, d.metadata as metadata`,
 };
 
 const pageRows = (includeContent: boolean): RowsOf => ({
+  shape: `pages:${includeContent}`,
   granularity: 'pages',
   join: (rowid) => sql`join pages p on p.seq = ${sql.raw(rowid)} join documents d on d.id = p.document_id`,
   columns: sql`d.id as documentId, d.path as path, d.metadata as metadata, p.page_index as pageIndex,
@@ -96,6 +111,7 @@ const pageRows = (includeContent: boolean): RowsOf => ({
 });
 
 const snippetRows = (granularity: Granularity): RowsOf => ({
+  shape: granularity,
   granularity,
   join: (rowid) => sql`join chunks c on c.seq = ${sql.raw(rowid)} join documents d on d.seq = c.document_seq`,
   columns: sql`d.id as documentId, d.path as path, d.metadata as metadata, c.start_index as startIndex, c.end_index as endIndex,
@@ -108,14 +124,15 @@ const snippetRows = (granularity: Granularity): RowsOf => ({
  */
 async function ranked<Row extends { weight: number }>(
   run: Run,
+  statements: Statements,
   directory: string,
   rows: RowsOf,
   request: SearchRequest,
   place: (hit: Row) => (string | number)[],
 ): Promise<(Omit<Row, 'weight'> & { score: number })[]> {
-  if (!request.vector) return rankHits(await top<Row>(run, rows, request), request.k, place);
+  if (!request.vector) return rankHits(await top<Row>(run, statements, rows, request), request.k, place);
   const [lexical, vector] = await Promise.all([
-    top<Row>(run, rows, { ...request, k: Math.max(request.k, FUSION_DEPTH) }),
+    top<Row>(run, statements, rows, { ...request, k: Math.max(request.k, FUSION_DEPTH) }),
     nearest<Row>(run, directory, rows, request),
   ]);
   return hybridHits(lexical, vector, request.k, place);
@@ -170,24 +187,31 @@ const ANN_CANDIDATES = 4;
  */
 async function top<Row extends { weight: number }>(
   run: Run,
-  { granularity, join, columns }: RowsOf,
+  statements: Statements,
+  rows: RowsOf,
   request: SearchRequest,
 ): Promise<Row[]> {
+  const { shape, granularity, join, columns } = rows;
   const terms = rankingTerms(request);
   if (terms.length === 0) return [];
   const limit = rowsLimit(request.k);
   const setup = vocabularies(granularity);
   if (request.filter) {
-    const selective = await selectiveTop<Row>(run, { granularity, join, columns }, request, terms);
+    const selective = await selectiveTop<Row>(run, rows, request, terms);
     if (selective) return selective;
     return run<Row>(
       request.collectionId,
-      sql`select ${columns}, t.weight as weight from (${weighed(granularity, request.collectionId, terms)}) t ${join('t.rowid')}
+      sql`select ${columns}, t.weight as weight from (${weighed(granularity, request.collectionId, termRowsJson(terms))}) t ${join('t.rowid')}
           where ${filterSql(request.filter)} order by t.weight desc limit ${limit}`,
       setup,
     );
   }
-  return run<Row>(request.collectionId, bestJoined(request.k, sql`${weighed(granularity, request.collectionId, terms)} order by weight desc limit ${limit}`, join, columns), setup);
+  const statement = statements(
+    `${shape}:${request.k}`,
+    (values) => bestJoined(request.k, sql`${weighed(granularity, values.collectionId, values.terms)} order by weight desc limit ${limit}`, join, columns),
+    { collectionId: request.collectionId, terms: termRowsJson(terms) },
+  );
+  return run<Row>(request.collectionId, statement, setup);
 }
 
 /**
@@ -210,7 +234,7 @@ async function selectiveTop<Row extends { weight: number }>(
   const rowsOfPassing = passingRows(granularity, request.filter!, request.collectionId, candidates);
   const frequencies = await run<{ term: string; doc: number; rows: number; tokens: number }>(
     request.collectionId,
-    sql`select q.term, sum(v.doc) as doc, s.rows, s.tokens from (${queryTermRows(terms)}) q ${tokensIn(granularity, 'row', 'q')}
+    sql`select q.term, sum(v.doc) as doc, s.rows, s.tokens from (${queryTermRows(termRowsJson(terms))}) q ${tokensIn(granularity, 'row', 'q')}
       cross join search.stats s where s.granularity = ${granularity} group by q.key`,
     vocabularies(granularity),
   );
@@ -262,7 +286,7 @@ async function commonTerms(run: Run, ...[collectionId, granularity, terms, share
   const bound = commonBound(counted[0]?.n ?? 0, share);
   const rows = await run<{ term: string; n: number }>(
     collectionId,
-    sql`select q.term, sum(v.doc) as n from (${queryTermRows(terms.map((term) => ({ term, weight: 1 })))}) q ${tokensIn(granularity, 'row', 'q')} group by q.key`,
+    sql`select q.term, sum(v.doc) as n from (${queryTermRows(termRowsJson(terms.map((term) => ({ term, weight: 1 }))))}) q ${tokensIn(granularity, 'row', 'q')} group by q.key`,
     vocabularies(granularity),
   );
   return new Set(rows.filter((row) => row.n >= bound).map((row) => row.term));
@@ -275,10 +299,12 @@ const vocabularies = (granularity: Granularity): string =>
     .map((kind) => `create virtual table if not exists temp.${vocabulary(granularity, kind)} using fts5vocab(search, '${ftsTable(granularity)}', '${kind}');`)
     .join(' ');
 
-/** The query's terms as rows: key (one per term), term, weight, and the range of its tokens (low, high: tokenRange). */
-const queryTermRows = (terms: WeightedTerm[]): RawBuilder<unknown> =>
-  sql`select key, value ->> 0 as term, value ->> 1 as weight, value ->> 2 as low, value ->> 3 as high
-    from json_each(${JSON.stringify(terms.map(({ term, weight }) => [term, weight, ...tokenRange(term)]))})`;
+/** The query's terms as queryTermRows reads them: term, weight and the range of its tokens (tokenRange), in JSON. */
+const termRowsJson = (terms: WeightedTerm[]): string => JSON.stringify(terms.map(({ term, weight }) => [term, weight, ...tokenRange(term)]));
+
+/** The query's terms (termRowsJson) as rows: key (one per term), term, weight, and the range of its tokens (low, high). */
+const queryTermRows = (termsJson: string): RawBuilder<unknown> =>
+  sql`select key, value ->> 0 as term, value ->> 1 as weight, value ->> 2 as low, value ->> 3 as high from json_each(${termsJson})`;
 
 /**
  * The tokens (`v`) of each term of `terms` (a relation of queryTermRows' columns) in a vocabulary.
@@ -295,9 +321,9 @@ const tokensIn = (granularity: Granularity, kind: 'row' | 'instance', terms: str
  * statistics (sqlite-file.ts). Rows deleted but not yet removed from the search file are left out
  * (they would take places in the k).
  */
-function weighed(granularity: Granularity, collectionId: string, terms: WeightedTerm[]): RawBuilder<unknown> {
+function weighed(granularity: Granularity, collectionId: string, termsJson: string): RawBuilder<unknown> {
   return sql`
-    with q as (${queryTermRows(terms)}),
+    with q as (${queryTermRows(termsJson)}),
     s as (select rows as n, cast(tokens as double precision) / rows as average from search.stats where granularity = ${granularity}),
     i as (select q.low, q.high, q.weight * ${bm25Sql.idf(bm25Sql.idfRatio(sql`s.n`, sql`sum(v.doc)`))} as w
           from q ${tokensIn(granularity, 'row', 'q')} cross join s group by q.key),
