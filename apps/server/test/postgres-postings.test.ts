@@ -69,7 +69,7 @@ test.runIf(postgres)("a search reads its own collection's postings table only; a
   const { rows } = await client.query<{ statement: string }>('select statement from pg_prepared_statements where statement like $1', ['%unnest(%']);
   client.release();
   expect(rows.length).toBeGreaterThan(0);
-  for (const { statement } of rows) expect(statement.match(/search_postings_\d+/g)).toEqual([`search_postings_${mine}`]);
+  for (const { statement } of rows) expect(new Set(statement.match(/search_postings_\d+/g))).toEqual(new Set([`search_postings_${mine}`]));
 });
 
 test.runIf(postgres)('a database with postings in one table for all collections migrates to a table each, in blocks, and searches answer the same', async () => {
