@@ -349,9 +349,8 @@ async function search<Row>(
  * frequencies are counted; only then are the postings' documents read. Each term's part is
  * multiplied by its weight (1 for a plain query; relevance feedback's otherwise). Values are only
  * interpolated (compiled once, compiled-once.ts).
- * A term's document frequency is its blocks' postings counted from their arrays' sizes, not a
- * window over its unnested postings, which buffered them all (queries of common terms, fine
- * snippets at 20 MB in process: p50 141-154 -> 114-125 ms).
+ * A term's document frequency is its blocks' postings counted from their arrays' sizes: a window
+ * over its unnested postings buffered them all, a cost that grew with the term's commonness.
  * The "idf <= 0" is tested on the ratio (ln x <= 0 exactly when x <= 1): PostgreSQL inlines
  * `weighted` and would take the logarithm twice a posting, once for the test and once for the
  * weight (fine snippets at 10 MB, pgbench, 8 clients, four alternating pairs: 3,254 -> 3,620
@@ -366,13 +365,13 @@ function best(granularity: Granularity, values: SearchValues, kept: RawBuilder<u
       select coalesce(sum(rows), 0)::float8 as n, coalesce(sum(tokens), 0)::float8 as tokens
       from search_stats where collection_id = ${values.collectionId} and granularity = ${granularity}
     ),
-    q as materialized (
-      select q.term, q.weight, (select coalesce(sum(cardinality(b.row_seqs)), 0) from ${postings} b where b.granularity = ${code} and b.term = q.term)::float8 as df
-      from unnest(${values.terms}::text[], ${values.weights}::float8[]) as q(term, weight)
+    query_terms as materialized (
+      select t.term, t.weight, (select coalesce(sum(cardinality(b.row_seqs)), 0) from ${postings} b where b.granularity = ${code} and b.term = t.term)::float8 as df
+      from unnest(${values.terms}::text[], ${values.weights}::float8[]) as t(term, weight)
     ),
     matched as (
       select x.row_seq, ${documentSeq} as document_seq, q.weight, x.tf::float8 as tf, x.length::float8 as length, q.df
-      from q cross join lateral (
+      from query_terms q cross join lateral (
         -- offset 0: kept a subquery, so each term's blocks are one primary-key range.
         select x.row_seq, x.document_seq, x.tf, x.length
         from ${postings} b cross join lateral unnest(b.row_seqs, ${documentSeqs}, b.tfs, b.lengths) as x(row_seq, document_seq, tf, length)

@@ -78,9 +78,9 @@ export function sqliteSearchIndex(database: Database, embedder: VectorEmbedder |
 type Run = <Row>(collectionId: string, query: RawBuilder<unknown> | CompiledQuery<unknown>, setup?: string) => Promise<Row[]>;
 
 /**
- * The unfiltered searches' statements, compiled once per shape (compiled-once.ts): run thousands
- * of times a second, compiling their nested templates each time was most of the HTTP thread's
- * share of a search.
+ * The unfiltered searches' statements, compiled once per shape (compiled-once.ts), as on
+ * PostgreSQL: they run thousands of times a second, and compiling their nested templates each
+ * time was work on the HTTP thread.
  */
 type Statements = (shape: string, build: (values: UnfilteredValues) => RawBuilder<unknown>, values: UnfilteredValues) => CompiledQuery<unknown>;
 type UnfilteredValues = { collectionId: string; terms: string };
