@@ -358,7 +358,7 @@ async function search<Row>(
  */
 function best(granularity: Granularity, values: SearchValues, kept: RawBuilder<unknown> | null, postings: RawBuilder<unknown>): RawBuilder<unknown> {
   const code = GRANULARITY_CODES[granularity];
-  const documentSeq = kept ? sql`x.document_seq` : sql`null::bigint`;
+  const documentSeq = kept ? sql`p.document_seq` : sql`null::bigint`;
   const documentSeqs = kept ? sql`b.document_seqs` : sql`null::bigint[]`;
   return sql`
     with stats as materialized (
@@ -370,13 +370,13 @@ function best(granularity: Granularity, values: SearchValues, kept: RawBuilder<u
       from unnest(${values.terms}::text[], ${values.weights}::float8[]) as t(term, weight)
     ),
     matched as (
-      select x.row_seq, ${documentSeq} as document_seq, q.weight, x.tf::float8 as tf, x.length::float8 as length, q.df
+      select p.row_seq, ${documentSeq} as document_seq, q.weight, p.tf::float8 as tf, p.length::float8 as length, q.df
       from query_terms q cross join lateral (
         -- offset 0: kept a subquery, so each term's blocks are one primary-key range.
         select x.row_seq, x.document_seq, x.tf, x.length
         from ${postings} b cross join lateral unnest(b.row_seqs, ${documentSeqs}, b.tfs, b.lengths) as x(row_seq, document_seq, tf, length)
         where b.granularity = ${code} and b.term = q.term offset 0
-      ) x
+      ) p
     ),
     weighted as (
       select m.row_seq, m.document_seq, m.weight, ${bm25Sql.idfRatio(sql`s.n`, sql`m.df`)} as idf_ratio,
