@@ -350,15 +350,12 @@ async function search<Row>(
  * multiplied by its weight (1 for a plain query; relevance feedback's otherwise). Values are only
  * interpolated (compiled once, compiled-once.ts).
  * A term's document frequency is its blocks' postings counted from their arrays' sizes: a window
- * over its unnested postings buffered them all, a cost that grew with the term's commonness.
- * The "idf <= 0" is tested on the ratio (ln x <= 0 exactly when x <= 1): PostgreSQL inlines
- * `weighted` and would take the logarithm twice a posting, once for the test and once for the
- * weight (fine snippets at 10 MB, pgbench, 8 clients, four alternating pairs: 3,254 -> 3,620
- * queries/s).
+ * over its unnested postings buffered them all, a cost that grew with the term's commonness. Its
+ * idf and factor are computed once in `query_terms`, so a posting costs only its own part
+ * (bm25Sql.part): the postings of common terms are most of a slow search's work.
  */
 function best(granularity: Granularity, values: SearchValues, kept: RawBuilder<unknown> | null, postings: RawBuilder<unknown>): RawBuilder<unknown> {
   const code = GRANULARITY_CODES[granularity];
-  const documentSeq = kept ? sql`p.document_seq` : sql`null::bigint`;
   const documentSeqs = kept ? sql`b.document_seqs` : sql`null::bigint[]`;
   return sql`
     with stats as materialized (
@@ -366,24 +363,21 @@ function best(granularity: Granularity, values: SearchValues, kept: RawBuilder<u
       from search_stats where collection_id = ${values.collectionId} and granularity = ${granularity}
     ),
     query_terms as materialized (
-      select t.term, t.weight, (select coalesce(sum(cardinality(b.row_seqs)), 0) from ${postings} b where b.granularity = ${code} and b.term = t.term)::float8 as df
-      from unnest(${values.terms}::text[], ${values.weights}::float8[]) as t(term, weight)
-    ),
-    matched as (
-      select p.row_seq, ${documentSeq} as document_seq, q.weight, p.tf::float8 as tf, p.length::float8 as length, q.df
-      from query_terms q cross join lateral (
-        -- offset 0: kept a subquery, so each term's blocks are one primary-key range.
-        select x.row_seq, x.document_seq, x.tf, x.length
-        from ${postings} b cross join lateral unnest(b.row_seqs, ${documentSeqs}, b.tfs, b.lengths) as x(row_seq, document_seq, tf, length)
-        where b.granularity = ${code} and b.term = q.term offset 0
-      ) p
+      select t.term, ${bm25Sql.termFactor(sql`t.weight`, bm25Sql.idf(sql`r.ratio`))} as factor, ${bm25Sql.perLength(sql`(s.tokens / nullif(s.n, 0))`)} as per_length
+      from unnest(${values.terms}::text[], ${values.weights}::float8[]) as t(term, weight) cross join stats s
+      cross join lateral (select (select coalesce(sum(cardinality(b.row_seqs)), 0) from ${postings} b where b.granularity = ${code} and b.term = t.term)::float8 as df) d
+      cross join lateral (select ${bm25Sql.idfRatio(sql`s.n`, sql`d.df`)} as ratio) r
     ),
     weighted as (
-      select m.row_seq, m.document_seq, m.weight, ${bm25Sql.idfRatio(sql`s.n`, sql`m.df`)} as idf_ratio,
-             ${bm25Sql.term(sql`m.tf`, sql`m.length`, sql`(s.tokens / s.n)`)} as tf_part
-      from matched m cross join stats s
+      select p.row_seq, p.document_seq, p.part
+      from query_terms q cross join lateral (
+        -- offset 0: kept a subquery, so each term's blocks are one primary-key range.
+        select x.row_seq, x.document_seq, ${bm25Sql.part(sql`q.factor`, sql`x.tf`, sql`x.length`, sql`q.per_length`)} as part
+        from ${postings} b cross join lateral unnest(b.row_seqs, ${documentSeqs}, b.tfs::float8[], b.lengths::float8[]) as x(row_seq, document_seq, tf, length)
+        where b.granularity = ${code} and b.term = q.term offset 0
+      ) p
     )
-    select w.row_seq as "rowSeq", sum(w.weight * ${bm25Sql.idf(sql`w.idf_ratio`)} * w.tf_part) as weight
+    select w.row_seq as "rowSeq", sum(w.part) as weight
     from weighted w
     ${kept ?? sql``}
     group by w.row_seq

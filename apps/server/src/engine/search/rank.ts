@@ -41,16 +41,26 @@ export const bm25TermWeight = (tf: number, length: number, averageLength: number
 const float = (value: number): RawBuilder<number> => sql`cast(${sql.lit(value)} as double precision)`;
 
 /**
- * The same in SQL, given SQL expressions: the ratio whose logarithm is the idf (taken once, where
- * the ratio is a column: PostgreSQL would otherwise compute it twice, for the test and the value),
- * the idf of that ratio, and a term's part for a row.
+ * The same in SQL, given SQL expressions, arranged so that what is constant over a term's postings
+ * is computed once per term: its factor, weight x idf x (k1 + 1); then each posting's part is
+ *   factor x tf / (tf + k1 (1 - b) + (k1 b / average length) x length),
+ * the formula above with its constants gathered. The idf is taken of a ratio that is a column
+ * (idfRatio): PostgreSQL would otherwise compute the ratio twice, for the test and the value.
  */
 export const bm25Sql = {
   idfRatio: (rows: RawBuilder<unknown>, documentFrequency: RawBuilder<unknown>): RawBuilder<number> =>
     sql`(${rows} - ${documentFrequency} + 0.5) / (${documentFrequency} + 0.5)`,
   idf: (ratio: RawBuilder<unknown>): RawBuilder<number> => sql`case when ${ratio} <= 1 then ${float(BM25_MIN_IDF)} else ln(${ratio}) end`,
-  term: (tf: RawBuilder<unknown>, length: RawBuilder<unknown>, averageLength: RawBuilder<unknown>): RawBuilder<number> =>
-    sql`(${tf} * (${float(BM25_K1)} + 1.0)) / (${tf} + ${float(BM25_K1)} * (1.0 - ${float(BM25_B)} + ${float(BM25_B)} * ${length} / ${averageLength}))`,
+  /** A query term's factor: its weight, its idf (an SQL expression) and k1 + 1 multiplied. */
+  termFactor: (weight: RawBuilder<unknown>, idf: RawBuilder<unknown>): RawBuilder<number> => sql`${weight} * ${idf} * (${float(BM25_K1)} + 1.0)`,
+  /**
+   * k1 b / average length: what a posting's length is multiplied by in its part's denominator
+   * (null for a collection without tokens, which has no postings either).
+   */
+  perLength: (averageLength: RawBuilder<unknown>): RawBuilder<number> => sql`${float(BM25_K1)} * ${float(BM25_B)} / nullif(${averageLength}, 0)`,
+  /** A posting's part of its row's weight, given its term's factor and perLength. */
+  part: (factor: RawBuilder<unknown>, tf: RawBuilder<unknown>, length: RawBuilder<unknown>, perLength: RawBuilder<unknown>): RawBuilder<number> =>
+    sql`${factor} * ${tf} / (${tf} + ${float(BM25_K1 * (1 - BM25_B))} + ${perLength} * ${length})`,
 };
 
 /** Monotonic map of a BM25 weight (0 and up) onto 0..1, the same for every query and backend. */

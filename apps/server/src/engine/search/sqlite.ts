@@ -324,11 +324,11 @@ const tokensIn = (granularity: Granularity, kind: 'row' | 'instance', terms: str
 function weighed(granularity: Granularity, collectionId: string, termsJson: string): RawBuilder<unknown> {
   return sql`
     with q as (${queryTermRows(termsJson)}),
-    s as (select rows as n, cast(tokens as double precision) / rows as average from search.stats where granularity = ${granularity}),
-    i as (select q.low, q.high, q.weight * ${bm25Sql.idf(bm25Sql.idfRatio(sql`s.n`, sql`sum(v.doc)`))} as w
+    s as (select rows as n, ${bm25Sql.perLength(sql`(cast(tokens as double precision) / nullif(rows, 0))`)} as per_length from search.stats where granularity = ${granularity}),
+    i as (select q.low, q.high, ${bm25Sql.termFactor(sql`q.weight`, bm25Sql.idf(bm25Sql.idfRatio(sql`s.n`, sql`sum(v.doc)`)))} as factor
           from q ${tokensIn(granularity, 'row', 'q')} cross join s group by q.key),
-    m as (select v.doc as rowid, i.w, cast(substr(v.term, length(i.low) + 1) as integer) as tf from i ${tokensIn(granularity, 'instance', 'i')})
-    select m.rowid, sum(m.w * ${bm25Sql.term(sql`m.tf`, sql`l.length`, sql`s.average`)}) as weight
+    m as (select v.doc as rowid, i.factor, cast(substr(v.term, length(i.low) + 1) as integer) as tf from i ${tokensIn(granularity, 'instance', 'i')})
+    select m.rowid, sum(${bm25Sql.part(sql`m.factor`, sql`m.tf`, sql`l.length`, sql`s.per_length`)}) as weight
     from m join ${sql.raw(`search.${lengthsTable(granularity)}`)} l on l.rowid = m.rowid cross join s
     where m.rowid not in (select row_id from search_deletions where collection_id = ${collectionId} and fts_table = ${granularity})
     group by m.rowid`;
