@@ -110,7 +110,8 @@ export async function startSift(options: {
   });
   /** What the run leaves behind: its data folder and, on PostgreSQL, its schema. */
   const removeData = async () => {
-    rmSync(dataDir, { recursive: true, force: true });
+    if (process.env.SIFT_BENCH_KEEP_DATA) console.log('kept data folder', dataDir);
+    else rmSync(dataDir, { recursive: true, force: true });
     if (process.env.SIFT_BENCH_KEEP_SCHEMA) console.log('kept schema', databaseUrl);
     else await schema?.drop();
   };
