@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { nowMs } from '../../clock.ts';
 import type { DB } from '../../db/schema.ts';
 
 /**
@@ -36,6 +37,11 @@ const CHANGING_TABLES = ['documents', 'search_document_blocks', 'blobs'];
 export class IndexRebuilds {
   /** Per table, its rows changed (the statistics' running count) at its last rebuild by this server. */
   private readonly changedAtRebuild = new Map<string, number>();
+  /** Per table whose last rebuild was cut short, when it is tried again and the wait after that. */
+  private readonly retries = new Map<string, { at: number; waitMs: number }>();
+
+  /** `firstRetryMs`: how long after a rebuild cut short (a lock waited for too long) it is tried again, doubling each time. */
+  constructor(private readonly firstRetryMs = FIRST_RETRY_MS) {}
 
   /** One table's indexes rebuilt; false when none needs it. */
   async step(db: Kysely<DB>): Promise<boolean> {
@@ -44,17 +50,39 @@ export class IndexRebuilds {
       select relname, n_tup_upd - n_tup_hot_upd + n_tup_del as changed, n_live_tup as live from pg_stat_user_tables
       where schemaname = current_schema() and relname in (${sql.join(CHANGING_TABLES)})`.execute(db);
     for (const { relname, changed, live } of rows) {
-      // Counters start again after a crash or a statistics reset.
-      const since = Number(changed) - Math.min(this.changedAtRebuild.get(relname) ?? 0, Number(changed));
-      if (since < Math.max(Number(live), 1000)) continue;
-      // Tried once per round of changes: one that failed (a lock waited for too long) waits for the next.
+      if (!this.due(relname, Number(changed), Number(live))) continue;
       this.changedAtRebuild.set(relname, Number(changed));
-      await sql`reindex table concurrently ${sql.id(relname)}`.execute(db);
+      const retry = this.retries.get(relname);
+      this.retries.delete(relname);
+      try {
+        await sql`reindex table concurrently ${sql.id(relname)}`.execute(db);
+      } catch (error) {
+        const waitMs = retry ? Math.min(2 * retry.waitMs, LONGEST_RETRY_MS) : this.firstRetryMs;
+        this.retries.set(relname, { at: nowMs() + waitMs, waitMs });
+        throw error;
+      }
       return true;
     }
     return false;
   }
+
+  /**
+   * A table is due once it has had as many rows changed since its last rebuild as it holds, or
+   * when a rebuild of it that was cut short is to be tried again: a table that stopped changing
+   * would otherwise keep its bloated indexes.
+   */
+  private due(relname: string, changed: number, live: number): boolean {
+    const retry = this.retries.get(relname);
+    if (retry) return nowMs() >= retry.at;
+    // Counters start again after a crash or a statistics reset.
+    const since = changed - Math.min(this.changedAtRebuild.get(relname) ?? 0, changed);
+    return since >= Math.max(live, 1000);
+  }
 }
+
+/** The first wait before a rebuild cut short is tried again, and the longest it doubles to. */
+const FIRST_RETRY_MS = 30_000;
+const LONGEST_RETRY_MS = 3_600_000;
 
 /**
  * A concurrent rebuild cut short (a lock waited for too long, a server stopped) leaves its new
