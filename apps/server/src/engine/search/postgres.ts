@@ -363,7 +363,7 @@ function best(granularity: Granularity, values: SearchValues, kept: RawBuilder<u
       from search_stats where collection_id = ${values.collectionId} and granularity = ${granularity}
     ),
     query_terms as materialized (
-      select t.term, ${bm25Sql.termFactor(sql`t.weight`, bm25Sql.idf(sql`r.ratio`))} as factor, ${bm25Sql.perLength(sql`(s.tokens / nullif(s.n, 0))`)} as per_length
+      select t.term, ${bm25Sql.termFactor(sql`t.weight`, bm25Sql.idf(sql`r.ratio`))} as factor, ${bm25Sql.perLength(sql`s.n`, sql`s.tokens`)} as per_length
       from unnest(${values.terms}::text[], ${values.weights}::float8[]) as t(term, weight) cross join stats s
       cross join lateral (select (select coalesce(sum(cardinality(b.row_seqs)), 0) from ${postings} b where b.granularity = ${code} and b.term = t.term)::float8 as df) d
       cross join lateral (select ${bm25Sql.idfRatio(sql`s.n`, sql`d.df`)} as ratio) r

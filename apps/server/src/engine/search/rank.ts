@@ -54,10 +54,11 @@ export const bm25Sql = {
   /** A query term's factor: its weight, its idf (an SQL expression) and k1 + 1 multiplied. */
   termFactor: (weight: RawBuilder<unknown>, idf: RawBuilder<unknown>): RawBuilder<number> => sql`${weight} * ${idf} * (${float(BM25_K1)} + 1.0)`,
   /**
-   * k1 b / average length: what a posting's length is multiplied by in its part's denominator
-   * (null for a collection without tokens, which has no postings either).
+   * k1 b / average length, as k1 b rows / tokens: what a posting's length is multiplied by in its
+   * part's denominator (null for a collection without tokens, which has no postings either).
    */
-  perLength: (averageLength: RawBuilder<unknown>): RawBuilder<number> => sql`${float(BM25_K1)} * ${float(BM25_B)} / nullif(${averageLength}, 0)`,
+  perLength: (rows: RawBuilder<unknown>, tokens: RawBuilder<unknown>): RawBuilder<number> =>
+    sql`${float(BM25_K1)} * ${float(BM25_B)} * ${rows} / nullif(${tokens}, 0)`,
   /** A posting's part of its row's weight, given its term's factor and perLength. */
   part: (factor: RawBuilder<unknown>, tf: RawBuilder<unknown>, length: RawBuilder<unknown>, perLength: RawBuilder<unknown>): RawBuilder<number> =>
     sql`${factor} * ${tf} / (${tf} + ${float(BM25_K1 * (1 - BM25_B))} + ${perLength} * ${length})`,

@@ -324,7 +324,7 @@ const tokensIn = (granularity: Granularity, kind: 'row' | 'instance', terms: str
 function weighed(granularity: Granularity, collectionId: string, termsJson: string): RawBuilder<unknown> {
   return sql`
     with q as (${queryTermRows(termsJson)}),
-    s as (select rows as n, ${bm25Sql.perLength(sql`(cast(tokens as double precision) / nullif(rows, 0))`)} as per_length from search.stats where granularity = ${granularity}),
+    s as (select rows as n, ${bm25Sql.perLength(sql`rows`, sql`tokens`)} as per_length from search.stats where granularity = ${granularity}),
     i as (select q.low, q.high, ${bm25Sql.termFactor(sql`q.weight`, bm25Sql.idf(bm25Sql.idfRatio(sql`s.n`, sql`sum(v.doc)`)))} as factor
           from q ${tokensIn(granularity, 'row', 'q')} cross join s group by q.key),
     m as (select v.doc as rowid, i.factor, cast(substr(v.term, length(i.low) + 1) as integer) as tf from i ${tokensIn(granularity, 'instance', 'i')})
