@@ -40,9 +40,6 @@ export class IndexRebuilds {
   /** Per table whose last rebuild was cut short, when it is tried again and the wait after that. */
   private readonly retries = new Map<string, { at: number; waitMs: number }>();
 
-  /** `firstRetryMs`: how long after a rebuild cut short (a lock waited for too long) it is tried again, doubling each time. */
-  constructor(private readonly firstRetryMs = FIRST_RETRY_MS) {}
-
   /** One table's indexes rebuilt; false when none needs it. */
   async step(db: Kysely<DB>): Promise<boolean> {
     if (await dropUnfinishedRebuilds(db)) return true;
@@ -57,7 +54,7 @@ export class IndexRebuilds {
       try {
         await sql`reindex table concurrently ${sql.id(relname)}`.execute(db);
       } catch (error) {
-        const waitMs = retry ? Math.min(2 * retry.waitMs, LONGEST_RETRY_MS) : this.firstRetryMs;
+        const waitMs = retry ? Math.min(2 * retry.waitMs, LONGEST_RETRY_MS) : FIRST_RETRY_MS;
         this.retries.set(relname, { at: nowMs() + waitMs, waitMs });
         throw error;
       }
