@@ -70,10 +70,12 @@ export const BLOB_SLICE_BYTES = 4 * 1024 * 1024;
  * (in process, three reads each, from 200 MB before). Slices bound the extra to a few of them.
  */
 export async function readBlobInSlices(db: Kysely<DB>, hash: string): Promise<Buffer | null> {
-  const { rows: found } = await sql<{ size: number; stored: number }>`select size, length(bytes) as stored from blobs where hash = ${hash}`.execute(db);
+  // A blob of one slice or less comes with the first read.
+  const { rows: found } = await sql<{ size: number; stored: number; bytes: Buffer | null }>`
+    select size, length(bytes) as stored, case when length(bytes) <= ${BLOB_SLICE_BYTES} then bytes end as bytes from blobs where hash = ${hash}`.execute(db);
   if (!found[0]) return null;
   const stored = Number(found[0].stored);
-  if (stored <= BLOB_SLICE_BYTES) return readBlob(db, hash);
+  if (found[0].bytes) return asWritten(found[0].bytes, Number(found[0].size));
   const bytes = Buffer.allocUnsafe(stored);
   for (let offset = 0; offset < stored; offset += BLOB_SLICE_BYTES) {
     const { rows } = await sql<{ part: Buffer }>`select substring(bytes from ${offset + 1} for ${BLOB_SLICE_BYTES}) as part from blobs where hash = ${hash}`.execute(db);

@@ -18,30 +18,24 @@ export interface DocumentRows {
 
 /**
  * The statements that store documents' text, pages and snippets, compiled before the transaction
- * that runs them: `holds` update each document only while `owner` still leases it (one per
- * document, in order, so a lost lease is seen), `writes` replace its text's pieces, its pages and
- * its snippets: their offsets into that text, which holds their content (slices.ts).
+ * that runs them (which has locked the documents while still leased to it, document-queue.ts):
+ * each document's figures of its text, its text's pieces, its pages and its snippets (their
+ * offsets into that text, which holds their content: slices.ts), in place of older ones.
  */
-export function documentRowWrites(inserts: BulkInserts, owner: string, items: DocumentRows[]): { holds: CompiledQuery[]; writes: CompiledQuery[] } {
+export function documentRowWrites(inserts: BulkInserts, items: DocumentRows[]): CompiledQuery[] {
   const { db } = inserts;
-  const now = nowIso();
-  const holds = items.map((item) =>
-    db
-      .updateTable('documents')
-      .set({
-        text_bytes: Buffer.byteLength(item.chunked.text, 'utf8'),
-        text_astral: astralFlag(item.chunked.text),
-        file_in_text: item.fileInText,
-        num_pages: item.chunked.pages.length,
-        updated_at: now,
-      })
-      .where('id', '=', item.job.id)
-      .where('lease_owner', '=', owner)
-      .compile(),
+  // One statement for the batch; the casts type PostgreSQL's parameters, which SQLite takes as they are.
+  const figures = items.map(
+    ({ job, chunked, fileInText }) =>
+      sql`(${job.id}, cast(${Buffer.byteLength(chunked.text, 'utf8')} as bigint), cast(${astralFlag(chunked.text)} as integer), cast(${fileInText} as integer), cast(${chunked.pages.length} as integer))`,
   );
+  const documents = sql`with f (id, text_bytes, text_astral, file_in_text, num_pages) as (values ${sql.join(figures)})
+    update documents set text_bytes = f.text_bytes, text_astral = f.text_astral, file_in_text = f.file_in_text, num_pages = f.num_pages, updated_at = ${nowIso()}
+    from f where documents.id = f.id`.compile(db);
   const ids = items.map((item) => item.job.id);
   const seqs = items.map((item) => item.job.seq);
-  const writes = [
+  return [
+    documents,
     db.deleteFrom('document_pieces').where('document_seq', 'in', seqs).compile(),
     ...inserts.of(
       'document_pieces',
@@ -78,7 +72,6 @@ export function documentRowWrites(inserts: BulkInserts, owner: string, items: Do
       ),
     ),
   ];
-  return { holds, writes };
 }
 
 /**

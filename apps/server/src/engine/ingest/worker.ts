@@ -378,20 +378,16 @@ async function writeIndex(ingestion: Ingestion, items: Prepared[], lease: LeaseK
 async function writeRows(ingestion: Ingestion, items: Prepared[], lease: LeaseKeeper): Promise<Prepared[]> {
   let pending = items;
   while (pending.length > 0) {
-    const { holds, writes } = documentRowWrites(ingestion.bulkInserts, ingestion.owner, pending);
+    const writes = documentRowWrites(ingestion.bulkInserts, pending);
     // Compiling a large document's rows is a long synchronous step: its leases are renewed now,
     // if due, before the transaction (whose row locks hold renewals back until it commits).
     await lease.betweenSteps();
     const lost = await ingestion.database.db
       .transaction()
       .execute(async (trx) => {
-        const lostIds: string[] = [];
-        for (const [i, hold] of holds.entries()) {
-          const result = await trx.executeQuery(hold);
-          if (Number(result.numAffectedRows ?? 0) === 0) lostIds.push(pending[i]!.job.id);
-        }
+        const lostIds = await ingestion.queue.lock(trx, ingestion.owner, pending.map((item) => item.job.id));
         // A document deleted, replaced or handed on meanwhile: the batch is written again without it.
-        if (lostIds.length > 0) throw new LeaseLost(lostIds);
+        if (lostIds.size > 0) throw new LeaseLost([...lostIds]);
         for (const write of writes) await trx.executeQuery(write);
         return [] as string[];
       })
@@ -408,11 +404,9 @@ async function writeRows(ingestion: Ingestion, items: Prepared[], lease: LeaseKe
 /** Step 3: those still leased to us become `indexed`, with the batch's usage events. */
 async function finishBatch(ingestion: Ingestion, items: Prepared[]): Promise<void> {
   const indexed = await ingestion.database.db.transaction().execute(async (trx) => {
-    const finished: Prepared[] = [];
-    for (const item of items) {
-      // Lost since step 1: deleted (its rows with it) or handed on (its new holder rewrites them).
-      if (await ingestion.queue.finish(trx, ingestion.owner, item.job.id)) finished.push(item);
-    }
+    // Those not finished were lost since step 1: deleted (their rows with them) or handed on (their new holder rewrites them).
+    const finishedIds = await ingestion.queue.finish(trx, ingestion.owner, items.map((item) => item.job.id));
+    const finished = items.filter((item) => finishedIds.has(item.job.id));
     await addBatchEvents(ingestion.usage, trx, finished);
     return finished;
   });

@@ -83,8 +83,10 @@ export interface DocumentQueue {
   renew(owner: string, documentIds: string[], rules?: LeaseRules): Promise<Set<string>>;
   /** parsing -> indexing, in `trx`, if the lease is still `owner`'s; false when it was lost. */
   markParsed(trx: Kysely<DB>, owner: string, documentId: string, numPages: number): Promise<boolean>;
-  /** -> indexed, in `trx`, if the lease is still `owner`'s; false when it was lost. */
-  finish(trx: Kysely<DB>, owner: string, documentId: string): Promise<boolean>;
+  /** Locks, in `trx` and until it ends, those of these documents whose lease is still `owner`'s; answers the ids whose lease was lost. */
+  lock(trx: Kysely<DB>, owner: string, documentIds: string[]): Promise<Set<string>>;
+  /** -> indexed, in `trx`, those of these documents whose lease is still `owner`'s; answers their ids. */
+  finish(trx: Kysely<DB>, owner: string, documentIds: string[]): Promise<Set<string>>;
   /** -> parsing_failed or indexing_failed with a reason its owner reads, if the lease is still `owner`'s. */
   fail(owner: string, documentId: string, status: FailedStatus, reason: string): Promise<void>;
   /** Hands documents back unworked, the claim's attempt taken back (every one `owner` holds when `documentIds` is omitted); how many. */
@@ -114,6 +116,8 @@ export function documentQueue(database: Database, backend: Backend, clock: Clock
   const signal = new EventEmitter().setMaxListeners(0);
   // PostgreSQL: rows another worker's transaction holds are skipped, never waited for.
   const skipLocked = backend === 'postgres' ? sql`for update skip locked` : sql``;
+  // SQLite: a write transaction holds the whole database from its start (db/sqlite-dialect.ts).
+  const forUpdate = backend === 'postgres' ? sql`for update` : sql``;
   const leaseEnd = (rules: Pick<LeaseRules, 'leaseMs' | 'bytesPerLeaseMs'>) => sql`${clock.nowMs() + rules.leaseMs} + size / ${rules.bytesPerLeaseMs}`;
 
   const requeue = async (expired: Expression<SqlBool>) => {
@@ -161,9 +165,22 @@ export function documentQueue(database: Database, backend: Backend, clock: Clock
       const result = await trx.updateTable('documents').set({ index_status: 'indexing', num_pages: numPages, updated_at: isoOf(clock) }).where('id', '=', documentId).where(heldBy(owner)).executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
-    async finish(trx, owner, documentId) {
-      const result = await trx.updateTable('documents').set({ index_status: 'indexed', error: null, ...noLease, updated_at: isoOf(clock) }).where('id', '=', documentId).where(heldBy(owner)).executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+    async lock(trx, owner, documentIds) {
+      if (documentIds.length === 0) return new Set();
+      const { rows } = await sql<{ id: string }>`select id from documents where ${heldBy(owner)} and id in (${sql.join(documentIds)}) ${forUpdate}`.execute(trx);
+      const held = new Set(rows.map((row) => row.id));
+      return new Set(documentIds.filter((id) => !held.has(id)));
+    },
+    async finish(trx, owner, documentIds) {
+      if (documentIds.length === 0) return new Set();
+      const rows = await trx
+        .updateTable('documents')
+        .set({ index_status: 'indexed', error: null, ...noLease, updated_at: isoOf(clock) })
+        .where('id', 'in', documentIds)
+        .where(heldBy(owner))
+        .returning('id')
+        .execute();
+      return new Set(rows.map((row) => row.id));
     },
     async fail(owner, documentId, status, reason) {
       await db.updateTable('documents').set({ index_status: status, error: reason, ...noLease, updated_at: isoOf(clock) }).where('id', '=', documentId).where(heldBy(owner)).execute();
