@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { nowMs } from '../../clock.ts';
+import { type Clock, systemClock } from '../../clock.ts';
 import type { DB } from '../../db/schema.ts';
 
 /**
@@ -40,6 +40,8 @@ export class IndexRebuilds {
   /** Per table whose last rebuild was cut short, when it is tried again and the wait after that. */
   private readonly retries = new Map<string, { at: number; waitMs: number }>();
 
+  constructor(private readonly clock: Clock = systemClock) {}
+
   /** One table's indexes rebuilt; false when none needs it. */
   async step(db: Kysely<DB>): Promise<boolean> {
     if (await dropUnfinishedRebuilds(db)) return true;
@@ -55,7 +57,7 @@ export class IndexRebuilds {
         await sql`reindex table concurrently ${sql.id(relname)}`.execute(db);
       } catch (error) {
         const waitMs = retry ? Math.min(2 * retry.waitMs, LONGEST_RETRY_MS) : FIRST_RETRY_MS;
-        this.retries.set(relname, { at: nowMs() + waitMs, waitMs });
+        this.retries.set(relname, { at: this.clock.nowMs() + waitMs, waitMs });
         throw error;
       }
       return true;
@@ -70,7 +72,7 @@ export class IndexRebuilds {
    */
   private due(relname: string, changed: number, live: number): boolean {
     const retry = this.retries.get(relname);
-    if (retry) return nowMs() >= retry.at;
+    if (retry) return this.clock.nowMs() >= retry.at;
     // Counters start again after a crash or a statistics reset.
     const since = changed - Math.min(this.changedAtRebuild.get(relname) ?? 0, changed);
     return since >= Math.max(live, 1000);
