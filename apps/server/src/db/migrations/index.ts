@@ -25,6 +25,7 @@ import * as postingsInBlocks from './025_postings_in_blocks.ts';
 import * as blockSizes from './026_block_sizes.ts';
 import * as rowCounts from './027_row_counts.ts';
 import * as pagesFileInText from './028_pages_file_in_text.ts';
+import * as queueAloneIndexes from './029_queue_alone_indexes.ts';
 
 /**
  * Migrations by name; Kysely runs them in name order. Each area adds its own file here
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   '026_block_sizes': blockSizes,
   '027_row_counts': rowCounts,
   '028_pages_file_in_text': pagesFileInText,
+  '029_queue_alone_indexes': queueAloneIndexes,
 };

@@ -208,15 +208,18 @@ const noLease = { lease_owner: null, lease_expires_at: null } as const;
 
 /**
  * The one document to claim alone: one whose earlier claim never finished (its worker died holding
- * it), or a large one while fewer than `maxLarge` are held. `seq = (...)`, a subquery run once: as
+ * it), or a large one while fewer than `maxLarge` are held; each found through an index of its own
+ * (migration 029), the oldest of the two taken. `seq = (...)`, a subquery run once: as
  * `seq in (...)` PostgreSQL could run it again for each row it joined, each run taking another
  * document (seven 60 MB documents leased in one claim once the table held 2,000 others).
  */
 function aloneCandidate(rules: LeaseRules, skipLocked: ReturnType<typeof sql>) {
-  const largeHeld = sql`(select count(*) from documents where lease_owner is not null and size >= ${rules.largeBytes})`;
-  return sql`select seq from documents
-    where ${waiting} and (attempts > 0 or size >= ${rules.largeBytes}) and (size < ${rules.largeBytes} or ${largeHeld} < ${rules.maxLarge})
-    order by created_at, seq limit 1 ${skipLocked}`;
+  const largeAllowed = sql`(select count(*) from documents where lease_owner is not null and size >= ${rules.largeBytes}) < ${rules.maxLarge}`;
+  const oldest = (where: ReturnType<typeof sql>) =>
+    sql`select seq, created_at from (select seq, created_at from documents where ${waiting} and ${where} order by created_at, seq limit 1 ${skipLocked}) oldest`;
+  const retried = oldest(sql`attempts > 0 and (size < ${rules.largeBytes} or ${largeAllowed})`);
+  const large = oldest(sql`size >= ${rules.largeBytes} and ${largeAllowed}`);
+  return sql`select seq from (${retried} union all ${large}) alone order by created_at, seq limit 1`;
 }
 
 /**
