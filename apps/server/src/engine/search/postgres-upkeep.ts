@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { type Clock, systemClock } from '../../clock.ts';
 import type { DB } from '../../db/schema.ts';
 
@@ -12,12 +12,40 @@ import type { DB } from '../../db/schema.ts';
  * One step a quiet period (false): statistics views lag the vacuum by up to a second.
  */
 export async function vacuumStaleTables(db: Kysely<DB>): Promise<boolean> {
-  const stale = await sql<{ relname: string }>`select relname from pg_stat_user_tables
+  const stale = await tablesChanged(db, sql`n_mod_since_analyze >= 1000 + n_live_tup / 10 or n_ins_since_vacuum >= 1000 + n_live_tup / 10`);
+  for (const relname of stale) await sql`vacuum (analyze) ${sql.id(relname)}`.execute(db);
+  return false;
+}
+
+/**
+ * The planner's statistics of the same tables refreshed while ingestion runs, at most every
+ * STATISTICS_CHECK_MS: a long upload fills the queue with tens of thousands of documents that
+ * statistics taken before it never saw, and a plan made for a few rows reads them all (a claim of
+ * the next batch: 45 ms instead of 0.6). A table another worker is analyzing is left to it.
+ */
+export class FreshStatistics {
+  private checkedAt = -Infinity;
+
+  constructor(private readonly clock: Clock = systemClock) {}
+
+  async step(db: Kysely<DB>): Promise<void> {
+    if (this.clock.nowMs() - this.checkedAt < STATISTICS_CHECK_MS) return;
+    this.checkedAt = this.clock.nowMs();
+    for (const relname of await tablesChanged(db, sql`n_mod_since_analyze >= 1000 + n_live_tup / 10`)) {
+      await sql`analyze (skip_locked) ${sql.id(relname)}`.execute(db);
+    }
+  }
+}
+
+const STATISTICS_CHECK_MS = 5_000;
+
+/** The tables searches, claims and status counts read (postings, row counts, metadata, documents, raw files) for which `changed` holds. */
+async function tablesChanged(db: Kysely<DB>, changed: RawBuilder<unknown>): Promise<string[]> {
+  const { rows } = await sql<{ relname: string }>`select relname from pg_stat_user_tables
     where schemaname = current_schema()
       and (relname ~ '^search_postings_[0-9]+$' or relid in ('search_rows'::regclass, 'document_metadata'::regclass, 'documents'::regclass, 'blobs'::regclass))
-      and (n_mod_since_analyze >= 1000 + n_live_tup / 10 or n_ins_since_vacuum >= 1000 + n_live_tup / 10)`.execute(db);
-  for (const { relname } of stale.rows) await sql`vacuum (analyze) ${sql.id(relname)}`.execute(db);
-  return false;
+      and (${changed})`.execute(db);
+  return rows.map((row) => row.relname);
 }
 
 /**

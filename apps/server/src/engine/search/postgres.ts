@@ -12,7 +12,7 @@ import { contentFromOfRow, contentFromSql, contentOfRow, contentSql, type Conten
 import type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
 import { collectionKeys } from './postgres-keys.ts';
 import { compactPostingsStep, createPostingsTable, dropOrphanedBlockSizes, GRANULARITY_CODES, list, mergeBlocksStep, PendingBlock, postingsTable, BLOCK_POSTINGS, writeBlock } from './postgres-blocks.ts';
-import { IndexRebuilds, vacuumStaleTables } from './postgres-upkeep.ts';
+import { FreshStatistics, IndexRebuilds, vacuumStaleTables } from './postgres-upkeep.ts';
 import { type PostgresVectors, postgresVectors } from './postgres-vectors.ts';
 import { FUSION_DEPTH, hybridHits, type VectorEmbedder } from './vectors.ts';
 
@@ -174,6 +174,7 @@ export function postgresSearchIndex(database: Database, embedder: VectorEmbedder
   const { db } = database;
   const vectors = postgresVectors(db, embedder);
   const indexRebuilds = new IndexRebuilds();
+  const statistics = new FreshStatistics();
   const keys = new CollectionKeys(database);
   const context: SearchContext = { database, compiled: new CompiledOnce<SearchValues>(), keys };
   const paths = new DocumentPaths((documentIds) => onePipelined(database, compiledPaths(db, documentIds)));
@@ -189,6 +190,7 @@ export function postgresSearchIndex(database: Database, embedder: VectorEmbedder
       await vectors.index(documentIds);
       await createPostingsTablesOf(db, documentIds);
       await db.transaction().execute((trx) => indexPostgresDocuments(trx, documentIds));
+      await statistics.step(db);
     },
     // Its key now, in a transaction of its own: the first indexing transactions of a new collection
     // then find it instead of inserting it together (the second would wait for the first to end).

@@ -1,0 +1,56 @@
+import { sql } from 'kysely';
+import { expect, test } from 'vitest';
+import { FreshStatistics } from '../src/engine/search/postgres-upkeep.ts';
+import { fileHarness } from './support/file-harness.ts';
+
+// PostgreSQL: while ingestion runs, the planner's statistics of the tables claims, status counts
+// and searches read are refreshed once they changed by a tenth (postgres-upkeep.ts), at most every
+// few seconds, whatever autovacuum does.
+
+const postgres = process.env.SIFT_TEST_DIALECT === 'postgres';
+const t = fileHarness({ when: postgres });
+
+test.runIf(postgres)("documents queued in thousands are in the planner's statistics after the next step, and not before its wait", async () => {
+  // Nothing claims them meanwhile.
+  await t.f.workers.stop();
+  await t.h.call('/v1/collections/add-collection', { collection_name: 'queued' }, t.f.keyA);
+  let now = Date.now();
+  const statistics = new FreshStatistics({ nowMs: () => now });
+  const db = t.h.database.db;
+
+  await queueDocuments(1_500);
+  // Each connection reports its changes to the statistics views within seconds: steps until then find nothing to do.
+  const plannedRows = async () => {
+    now += 5_000;
+    await statistics.step(db);
+    return documentsInStatistics();
+  };
+  await expect.poll(plannedRows, { timeout: 20_000, interval: 200 }).toBeGreaterThanOrEqual(1_500);
+
+  // More queued, and a step before the wait is over: the statistics stay as they were...
+  await queueDocuments(3_000);
+  await expect.poll(documentsChangedSinceAnalyzed, { timeout: 20_000, interval: 200 }).toBeGreaterThanOrEqual(3_000);
+  await statistics.step(db);
+  expect(await documentsInStatistics()).toBeLessThan(4_500);
+  // ...until the next step after it.
+  await expect.poll(plannedRows, { timeout: 20_000, interval: 200 }).toBeGreaterThanOrEqual(4_500);
+}, 60_000);
+
+/** Documents waiting in the queue, written as an upload writes them (a few thousand uploads through HTTP would take the test's time). */
+async function queueDocuments(count: number): Promise<void> {
+  await sql`insert into documents (id, organization_id, collection_id, path, metadata, index_status, source_type, size, file_hash, created_at, updated_at)
+    select gen_random_uuid()::text, c.organization_id, c.id, 'queued/' || gen_random_uuid()::text, '{}', 'not_parsed', 'text', 10, 'missing', now()::text, now()::text
+    from collections c, generate_series(1, ${count}) where c.name = 'queued'`.execute(t.h.database.db);
+}
+
+/** How many rows of `documents` the planner's statistics count. */
+async function documentsInStatistics(): Promise<number> {
+  const { rows } = await sql<{ rows: number }>`select reltuples::float8 as rows from pg_class where oid = 'documents'::regclass`.execute(t.h.database.db);
+  return Number(rows[0]!.rows);
+}
+
+/** Rows of `documents` changed since its statistics were taken, as the statistics views show them. */
+async function documentsChangedSinceAnalyzed(): Promise<number> {
+  const { rows } = await sql<{ changed: number }>`select n_mod_since_analyze::float8 as changed from pg_stat_user_tables where relid = 'documents'::regclass`.execute(t.h.database.db);
+  return Number(rows[0]?.changed ?? 0);
+}
