@@ -20,8 +20,8 @@ export async function vacuumStaleTables(db: Kysely<DB>): Promise<boolean> {
 /**
  * The planner's statistics of the same tables refreshed while ingestion runs, at most every
  * STATISTICS_CHECK_MS: a long upload fills the queue with tens of thousands of documents that
- * statistics taken before it never saw, and a plan made for a few rows reads them all (a claim of
- * the next batch: 45 ms instead of 0.6). A table another worker is analyzing is left to it.
+ * statistics taken before it never saw, and a plan made for a few rows reads them all (the claim
+ * of the next batch). A table another worker is analyzing is left to it.
  */
 export class FreshStatistics {
   private checkedAt = -Infinity;
