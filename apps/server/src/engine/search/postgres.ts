@@ -190,7 +190,8 @@ export function postgresSearchIndex(database: Database, embedder: VectorEmbedder
       await vectors.index(documentIds);
       await createPostingsTablesOf(db, documentIds);
       await db.transaction().execute((trx) => indexPostgresDocuments(trx, documentIds));
-      await statistics.step(db);
+      // The batch is indexed: statistics not refreshed now are refreshed by a later batch or idle upkeep.
+      await statistics.step(db).catch(() => {});
     },
     // Its key now, in a transaction of its own: the first indexing transactions of a new collection
     // then find it instead of inserting it together (the second would wait for the first to end).
