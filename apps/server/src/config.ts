@@ -215,7 +215,7 @@ function readOrCreateSecret(dataDir: string): string {
   return secret;
 }
 
-// ---- Models (DESIGN.md "Models"): the embedding model and the reranker an operator provides. ----
+// ---- Models (docs/models.md): the embedding model and the reranker an operator provides. ----
 
 const EMBEDDING_PROVIDERS = ['local', 'zeroentropy', 'openai', 'tei', 'ollama'] as const;
 const RERANK_PROVIDERS = ['local', 'zeroentropy', 'cohere', 'tei'] as const;

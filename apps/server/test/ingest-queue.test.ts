@@ -52,3 +52,20 @@ test('documents of a batch whose worker died are claimed again one at a time; on
   expect(await h.engine.queue.recoverExpired()).toBe(0);
   if (h.database.dialect === 'sqlite') expect(await h.engine.queue.recoverAtStart()).toBe(5);
 });
+
+test('a worker whose lease was taken over locks and finishes only the documents it still holds', async () => {
+  for (const path of ['t0', 't1', 't2']) await h.call('/v1/documents/add-document', { collection_name: 'q', path, content: { type: 'text', text: path } }, f.keyA);
+  // Leased to w, as a claim leaves them; then w's lease on t0 ran out and worker e claimed it.
+  const rows = await h.database.db.selectFrom('documents').select(['id', 'path']).where('path', 'in', ['t0', 't1', 't2']).orderBy('path').execute();
+  const ids = rows.map((row) => row.id);
+  await h.database.db.updateTable('documents').set({ index_status: 'indexing', lease_owner: 'w', lease_expires_at: Date.now() + 60_000 }).where('id', 'in', ids).execute();
+  await h.database.db.updateTable('documents').set({ lease_owner: 'e' }).where('id', '=', ids[0]!).execute();
+  const { lost, finished } = await h.database.db.transaction().execute(async (trx) => ({
+    lost: await h.engine.queue.lock(trx, 'w', ids),
+    finished: await h.engine.queue.finish(trx, 'w', ids),
+  }));
+  expect([...lost]).toEqual([ids[0]]);
+  expect([...finished].sort()).toEqual(ids.slice(1).sort());
+  expect(await statusOf('t0')).toMatchObject({ index_status: 'indexing', lease_owner: 'e' });
+  for (const path of ['t1', 't2']) expect(await statusOf(path)).toMatchObject({ index_status: 'indexed', lease_owner: null });
+});

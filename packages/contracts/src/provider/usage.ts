@@ -6,7 +6,7 @@ import { CollectionName } from './common.ts';
 // UsageCountersResponse, ModelsUsageStats, ModelsUsageCountersResponse).
 //
 // Histories: the OpenAPI description lists these hidden endpoints as arrays of raw rows
-// (DocumentUsageResponse[] ...); the dashboard spec (§3 "Usage history") and DESIGN.md define
+// (DocumentUsageResponse[] ...); Sift answers what the dashboard's usage history needs instead:
 // what Sift answers instead: the aggregation window, a time-sorted list of `{window_start, stats}`
 // (one entry per window of the range, empty windows included) and totals per metric.
 //
