@@ -7,7 +7,7 @@ import { CollectionName } from './common.ts';
 //
 // Histories: the OpenAPI description lists these hidden endpoints as arrays of raw rows
 // (DocumentUsageResponse[] ...); Sift answers what the dashboard's usage history needs instead:
-// what Sift answers instead: the aggregation window, a time-sorted list of `{window_start, stats}`
+// the aggregation window, a time-sorted list of `{window_start, stats}`
 // (one entry per window of the range, empty windows included) and totals per metric.
 //
 // What count and bytes mean, per metric (display names of spec §9):
