@@ -143,6 +143,8 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
     for (const shape of shapes) {
       const documents = generateCorpus(shape, megabytes);
       await bench.collections.add({ collection_name: shape });
+      // From a quiet server: not while its ingestion threads still load or the last ingestion settles.
+      await sift.quiet();
       progress(`${shape}: ingesting ${documents.length} documents`);
       const cpuBefore = sift.cpuSeconds();
       const figures = await ingest(bench, shape, documents, { metadata: (i) => ({ group: `g${i % 10}`, shard: `s${i % 200}` }) });
