@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import { type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import { type Clock, isoOf } from '../../clock.ts';
 import type { Database, DB } from '../../db/schema.ts';
 import type { DocumentSourceType, IndexStatus } from '../../db/tables/retrieval.ts';
@@ -112,96 +112,142 @@ const returning = sql`returning id, seq, organization_id, collection_id, path, i
 
 /** The queue over `database`, on `backend`'s SQL and `clock`'s time. */
 export function documentQueue(database: Database, backend: Backend, clock: Clock, rules: LeaseRules = defaultLeaseRules): DocumentQueue {
-  const { db } = database;
-  const signal = new EventEmitter().setMaxListeners(0);
-  // PostgreSQL: rows another worker's transaction holds are skipped, never waited for.
-  const skipLocked = backend === 'postgres' ? sql`for update skip locked` : sql``;
-  // SQLite: a write transaction holds the whole database from its start (db/sqlite-dialect.ts).
-  const forUpdate = backend === 'postgres' ? sql`for update` : sql``;
-  const leaseEnd = (rules: Pick<LeaseRules, 'leaseMs' | 'bytesPerLeaseMs'>) => sql`${clock.nowMs() + rules.leaseMs} + size / ${rules.bytesPerLeaseMs}`;
+  return new SqlDocumentQueue(database.db, backend, clock, rules);
+}
 
-  const requeue = async (expired: Expression<SqlBool>) => {
+class SqlDocumentQueue implements DocumentQueue {
+  readonly #db: Kysely<DB>;
+  readonly #backend: Backend;
+  readonly #clock: Clock;
+  readonly #rules: LeaseRules;
+  readonly #signal = new EventEmitter().setMaxListeners(0);
+  /** PostgreSQL: rows another worker's transaction holds are skipped, never waited for. */
+  readonly #skipLocked: RawBuilder<unknown>;
+  /** SQLite needs none: a write transaction holds the whole database from its start (db/sqlite-dialect.ts). */
+  readonly #forUpdate: RawBuilder<unknown>;
+
+  constructor(db: Kysely<DB>, backend: Backend, clock: Clock, rules: LeaseRules) {
+    this.#db = db;
+    this.#backend = backend;
+    this.#clock = clock;
+    this.#rules = rules;
+    this.#skipLocked = backend === 'postgres' ? sql`for update skip locked` : sql``;
+    this.#forUpdate = backend === 'postgres' ? sql`for update` : sql``;
+  }
+
+  queuedState = queuedState;
+
+  notifyQueued(): void {
+    this.#signal.emit('queued');
+  }
+
+  onQueued(listener: () => void): () => void {
+    this.#signal.on('queued', listener);
+    return () => void this.#signal.off('queued', listener);
+  }
+
+  async claim(owner: string, rules = this.#rules): Promise<ClaimedDocument[]> {
+    const alone = await this.#claimWhere(owner, sql`seq = (${aloneCandidate(rules, this.#skipLocked)})`, rules);
+    if (alone.rows.length > 0) return normalised(alone.rows);
+    const pick = batchCandidates(rules, this.#skipLocked);
+    // PostgreSQL: `= any(array(...))` makes the pick an init plan, run once whatever the plan (as above).
+    const batch = await this.#claimWhere(owner, this.#backend === 'postgres' ? sql`seq = any(array(${pick}))` : sql`seq in (${pick})`, rules);
+    return normalised(batch.rows);
+  }
+
+  async renew(owner: string, documentIds: string[], rules = this.#rules): Promise<Set<string>> {
+    if (documentIds.length === 0) return new Set();
+    const { rows } = await sql<{ id: string }>`update documents set lease_expires_at = ${this.#leaseEnd(rules)}
+      where ${heldBy(owner)} and id in (${sql.join(documentIds)}) returning id`.execute(this.#db);
+    return idsMissing(documentIds, rows);
+  }
+
+  async markParsed(trx: Kysely<DB>, owner: string, documentId: string, numPages: number): Promise<boolean> {
+    const result = await trx.updateTable('documents').set({ index_status: 'indexing', num_pages: numPages, updated_at: this.#now() }).where('id', '=', documentId).where(heldBy(owner)).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async lock(trx: Kysely<DB>, owner: string, documentIds: string[]): Promise<Set<string>> {
+    if (documentIds.length === 0) return new Set();
+    const { rows } = await sql<{ id: string }>`select id from documents where ${heldBy(owner)} and id in (${sql.join(documentIds)}) ${this.#forUpdate}`.execute(trx);
+    return idsMissing(documentIds, rows);
+  }
+
+  async finish(trx: Kysely<DB>, owner: string, documentIds: string[]): Promise<Set<string>> {
+    if (documentIds.length === 0) return new Set();
+    const rows = await trx
+      .updateTable('documents')
+      .set({ index_status: 'indexed', error: null, ...noLease, updated_at: this.#now() })
+      .where('id', 'in', documentIds)
+      .where(heldBy(owner))
+      .returning('id')
+      .execute();
+    return new Set(rows.map((row) => row.id));
+  }
+
+  async fail(owner: string, documentId: string, status: FailedStatus, reason: string): Promise<void> {
+    await this.#db.updateTable('documents').set({ index_status: status, error: reason, ...noLease, updated_at: this.#now() }).where('id', '=', documentId).where(heldBy(owner)).execute();
+  }
+
+  async release(owner: string, documentIds?: string[]): Promise<number> {
+    if (documentIds?.length === 0) return 0;
+    const which = documentIds ? sql`and id in (${sql.join(documentIds)})` : sql``;
+    const result = await sql`update documents
+      set index_status = case index_status when 'parsing' then 'not_parsed' else 'not_indexed' end,
+          attempts = case when attempts > 0 then attempts - 1 else 0 end, lease_owner = null, lease_expires_at = null, updated_at = ${this.#now()}
+      where ${heldBy(owner)} ${which} and ${working}`.execute(this.#db);
+    return Number(result.numAffectedRows ?? 0);
+  }
+
+  recoverExpired(): Promise<number> {
+    return this.#requeue(sql<SqlBool>`lease_owner is not null and lease_expires_at < ${this.#clock.nowMs()}`);
+  }
+
+  recoverAtStart(): Promise<number> {
+    // SQLite is served by one process, whose ingestion starts after this: every lease found is a dead one's.
+    if (this.#backend === 'sqlite') return this.#requeue(sql<SqlBool>`lease_owner is not null`);
+    return this.recoverExpired();
+  }
+
+  async counts(scope: QueueScope): Promise<Map<IndexStatus, { count: number; bytes: number }>> {
+    const rows = await statusCountsQuery(this.#db, scope).execute();
+    return new Map(rows.map((row) => [row.index_status, { count: Number(row.count), bytes: Number(row.bytes ?? 0) }]));
+  }
+
+  /** Puts the working documents `expired` selects back in the queue, or fails those out of attempts; how many. */
+  async #requeue(expired: Expression<SqlBool>): Promise<number> {
     const result = await sql`
       update documents
       set index_status = case
             when attempts >= ${MAX_ATTEMPTS} then (case index_status when 'parsing' then 'parsing_failed' else 'indexing_failed' end)
             else (case index_status when 'parsing' then 'not_parsed' else 'not_indexed' end) end,
           error = case when attempts >= ${MAX_ATTEMPTS} then ${gaveUpReason} else error end,
-          lease_owner = null, lease_expires_at = null, updated_at = ${isoOf(clock)}
-      where seq in (select seq from documents where ${expired} and ${working} ${skipLocked})
-        and ${expired} and ${working}`.execute(db);
+          lease_owner = null, lease_expires_at = null, updated_at = ${this.#now()}
+      where seq in (select seq from documents where ${expired} and ${working} ${this.#skipLocked})
+        and ${expired} and ${working}`.execute(this.#db);
     return Number(result.numAffectedRows ?? 0);
-  };
+  }
 
-  const claimOnce = (owner: string, where: Expression<SqlBool>, claimRules: LeaseRules) =>
-    sql<ClaimedDocument>`update documents
+  #claimWhere(owner: string, where: Expression<SqlBool>, rules: LeaseRules) {
+    return sql<ClaimedDocument>`update documents
       set index_status = case index_status when 'not_parsed' then 'parsing' else 'indexing' end,
-          lease_owner = ${owner}, lease_expires_at = ${leaseEnd(claimRules)}, attempts = attempts + 1, updated_at = ${isoOf(clock)}
-      where ${where} and ${waiting} ${returning}`.execute(db);
+          lease_owner = ${owner}, lease_expires_at = ${this.#leaseEnd(rules)}, attempts = attempts + 1, updated_at = ${this.#now()}
+      where ${where} and ${waiting} ${returning}`.execute(this.#db);
+  }
 
-  return {
-    queuedState,
-    notifyQueued: () => void signal.emit('queued'),
-    onQueued(listener) {
-      signal.on('queued', listener);
-      return () => void signal.off('queued', listener);
-    },
-    async claim(owner, claimRules = rules) {
-      const alone = await claimOnce(owner, sql`seq = (${aloneCandidate(claimRules, skipLocked)})`, claimRules);
-      if (alone.rows.length > 0) return normalised(alone.rows);
-      const pick = batchCandidates(claimRules, skipLocked);
-      // PostgreSQL: `= any(array(...))` makes the pick an init plan, run once whatever the plan (as above).
-      const batch = await claimOnce(owner, backend === 'postgres' ? sql`seq = any(array(${pick}))` : sql`seq in (${pick})`, claimRules);
-      return normalised(batch.rows);
-    },
-    async renew(owner, documentIds, renewRules = rules) {
-      if (documentIds.length === 0) return new Set();
-      const { rows } = await sql<{ id: string }>`update documents set lease_expires_at = ${leaseEnd(renewRules)}
-        where ${heldBy(owner)} and id in (${sql.join(documentIds)}) returning id`.execute(db);
-      const held = new Set(rows.map((row) => row.id));
-      return new Set(documentIds.filter((id) => !held.has(id)));
-    },
-    async markParsed(trx, owner, documentId, numPages) {
-      const result = await trx.updateTable('documents').set({ index_status: 'indexing', num_pages: numPages, updated_at: isoOf(clock) }).where('id', '=', documentId).where(heldBy(owner)).executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
-    },
-    async lock(trx, owner, documentIds) {
-      if (documentIds.length === 0) return new Set();
-      const { rows } = await sql<{ id: string }>`select id from documents where ${heldBy(owner)} and id in (${sql.join(documentIds)}) ${forUpdate}`.execute(trx);
-      const held = new Set(rows.map((row) => row.id));
-      return new Set(documentIds.filter((id) => !held.has(id)));
-    },
-    async finish(trx, owner, documentIds) {
-      if (documentIds.length === 0) return new Set();
-      const rows = await trx
-        .updateTable('documents')
-        .set({ index_status: 'indexed', error: null, ...noLease, updated_at: isoOf(clock) })
-        .where('id', 'in', documentIds)
-        .where(heldBy(owner))
-        .returning('id')
-        .execute();
-      return new Set(rows.map((row) => row.id));
-    },
-    async fail(owner, documentId, status, reason) {
-      await db.updateTable('documents').set({ index_status: status, error: reason, ...noLease, updated_at: isoOf(clock) }).where('id', '=', documentId).where(heldBy(owner)).execute();
-    },
-    async release(owner, documentIds) {
-      if (documentIds?.length === 0) return 0;
-      const which = documentIds ? sql`and id in (${sql.join(documentIds)})` : sql``;
-      const result = await sql`update documents
-        set index_status = case index_status when 'parsing' then 'not_parsed' else 'not_indexed' end,
-            attempts = case when attempts > 0 then attempts - 1 else 0 end, lease_owner = null, lease_expires_at = null, updated_at = ${isoOf(clock)}
-        where ${heldBy(owner)} ${which} and ${working}`.execute(db);
-      return Number(result.numAffectedRows ?? 0);
-    },
-    recoverExpired: () => requeue(sql<SqlBool>`lease_owner is not null and lease_expires_at < ${clock.nowMs()}`),
-    // SQLite is served by one process, whose ingestion starts after this: every lease found is a dead one's.
-    recoverAtStart: () => requeue(backend === 'sqlite' ? sql<SqlBool>`lease_owner is not null` : sql<SqlBool>`lease_owner is not null and lease_expires_at < ${clock.nowMs()}`),
-    async counts(scope) {
-      const rows = await statusCountsQuery(db, scope).execute();
-      return new Map(rows.map((row) => [row.index_status, { count: Number(row.count), bytes: Number(row.bytes ?? 0) }]));
-    },
-  };
+  #leaseEnd(rules: Pick<LeaseRules, 'leaseMs' | 'bytesPerLeaseMs'>) {
+    return sql`${this.#clock.nowMs() + rules.leaseMs} + size / ${rules.bytesPerLeaseMs}`;
+  }
+
+  #now(): string {
+    return isoOf(this.#clock);
+  }
+}
+
+/** Those of `ids` that are not among `rows`. */
+function idsMissing(ids: string[], rows: { id: string }[]): Set<string> {
+  const found = new Set(rows.map((row) => row.id));
+  return new Set(ids.filter((id) => !found.has(id)));
 }
 
 const noLease = { lease_owner: null, lease_expires_at: null } as const;
