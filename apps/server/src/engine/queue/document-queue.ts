@@ -150,7 +150,7 @@ class SqlDocumentQueue implements DocumentQueue {
     const alone = await this.#claimWhere(owner, sql`seq = (${aloneCandidate(rules, this.#skipLocked)})`, rules);
     if (alone.rows.length > 0) return normalised(alone.rows);
     const pick = batchCandidates(rules, this.#skipLocked);
-    // PostgreSQL: `= any(array(...))` makes the pick an init plan, run once whatever the plan (as above).
+    // PostgreSQL: `= any(array(...))` makes the pick an init plan, run once whatever the plan (see aloneCandidate).
     const batch = await this.#claimWhere(owner, this.#backend === 'postgres' ? sql`seq = any(array(${pick}))` : sql`seq in (${pick})`, rules);
     return normalised(batch.rows);
   }
