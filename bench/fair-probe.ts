@@ -29,6 +29,8 @@ const corpus = generateCorpus('small', Number(process.env.MB ?? 10), 21, 'load')
 const queries = generateQueries(500, 23);
 await client.collections.add({ collection_name: 'load' });
 await ingest(client, 'load', corpus);
+// Searched once its index upkeep (PostgreSQL merges the small blocks each batch wrote) is done, as load.ts does.
+await sift.quiet();
 await client.collections.add({ collection_name: 'ingest-idle' });
 await client.collections.add({ collection_name: 'ingest-busy' });
 const idleBatch = generateCorpus('small', 5, 31, 'idle').slice(0, 1000);
