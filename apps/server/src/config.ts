@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_PARSE_LIMITS } from './engine/ingest/parse-pool.ts';
 
 /** Every setting Sift reads, in one place. The README documents each with its default. */
 const Env = z.object({
@@ -31,12 +32,12 @@ const Env = z.object({
   SIFT_INGEST_THREADS: z.coerce.number().int().min(1).default(2),
   SIFT_INGEST_NICE: z.coerce.number().int().min(0).max(19).default(10),
   /** Longest one file's parse may take (PDF, DOCX, HTML, OCR), in seconds; the parse is killed then. */
-  SIFT_PARSE_TIMEOUT_S: z.coerce.number().positive().default(120),
+  SIFT_PARSE_TIMEOUT_S: z.coerce.number().positive().default(DEFAULT_PARSE_LIMITS.timeoutMs / 1000),
   /**
    * Most memory one file's parse may hold, in MB; the parse is killed past it. With the server's own
    * few hundred MB, a parse at this cap keeps the whole server under 1.5 GB.
    */
-  SIFT_PARSE_MEMORY_MB: z.coerce.number().int().min(64).default(768),
+  SIFT_PARSE_MEMORY_MB: z.coerce.number().int().min(64).default(DEFAULT_PARSE_LIMITS.memoryMb),
   /** The admin API's bearer key (/v1/admin/*); unset, the admin API refuses every call. */
   SIFT_ADMIN_KEY: z.string().min(16).optional(),
   /** SQLite: threads answering searches; unset, one per core. */
@@ -121,19 +122,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     logLevel: parsed.LOG_LEVEL,
     adminKey: parsed.SIFT_ADMIN_KEY,
     storage: storageOf(parsed),
+    parseLimits: { timeoutMs: parsed.SIFT_PARSE_TIMEOUT_S * 1000, memoryMb: parsed.SIFT_PARSE_MEMORY_MB },
     redisUrl: parsed.REDIS_URL,
     metricsToken: parsed.SIFT_METRICS_TOKEN,
     models: modelsOf(env),
   };
-}
-
-/**
- * The parsers' bounds. Every thread that parses reads them from the environment (threads share
- * it): the server validated them at start.
- */
-export function parseLimitsOf(env: NodeJS.ProcessEnv = process.env) {
-  const parsed = Env.pick({ SIFT_PARSE_TIMEOUT_S: true, SIFT_PARSE_MEMORY_MB: true }).parse(withoutEmpty(env));
-  return { timeoutMs: parsed.SIFT_PARSE_TIMEOUT_S * 1000, memoryMb: parsed.SIFT_PARSE_MEMORY_MB };
 }
 
 /** An empty variable means unset, as in most shells' `VAR= command`. */

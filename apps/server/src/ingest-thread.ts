@@ -5,7 +5,6 @@ import { addDocumentEvent } from './domain/usage-events.ts';
 import { modelRegistry } from './domain/models/registry.ts';
 import { createEngine } from './engine/engine.ts';
 import { indexingEmbedder } from './engine/models/configured.ts';
-import { closeParsing } from './engine/ingest/parse.ts';
 import { surviveStrayPdfJsFailures } from './engine/ingest/stray-rejections.ts';
 import type { IngestThreadData } from './engine/ingest/thread.ts';
 import { lowerThisThreadsPriority } from './engine/ingest/thread-priority.ts';
@@ -13,7 +12,7 @@ import { SearchActivity } from './engine/search-activity.ts';
 import { openFileStore } from './storage/open-file-store.ts';
 
 /** A server's ingestion thread (engine/ingest/thread.ts starts it): its own database handle and engine, the usual worker loops. */
-const { dataDir, databaseUrl, storage, models, concurrency, graceMs, checkpoints, nice, searchActivity } = workerData as IngestThreadData;
+const { dataDir, databaseUrl, storage, models, parseLimits, concurrency, graceMs, checkpoints, nice, searchActivity } = workerData as IngestThreadData;
 const port = parentPort!;
 if (!lowerThisThreadsPriority(nice)) port.postMessage({ type: 'info', text: `ingest: could not lower this thread's priority to nice ${nice}; ingestion shares the cores with searches as an equal` });
 surviveStrayPdfJsFailures({ info: (text) => port.postMessage({ type: 'info', text }) });
@@ -25,7 +24,7 @@ const log = {
 };
 const files = openFileStore(storage, database, dataDir);
 const embedder = indexingEmbedder(models, modelRegistry(models).embedder);
-const engine = createEngine({ database, files, usage: addDocumentEvent, embedder, log, options: { searchActivity: new SearchActivity(searchActivity) } });
+const engine = createEngine({ database, files, usage: addDocumentEvent, embedder, parseLimits, log, options: { searchActivity: new SearchActivity(searchActivity) } });
 await engine.tuneForIngestion();
 const logs = checkpoints ? keepWriteAheadLogsSmall(database, { log }) : null;
 const workers = await engine.startIngestion({ concurrency });
@@ -34,7 +33,7 @@ port.on('message', async (message: { type: 'queued' | 'stop' }) => {
   if (message.type === 'stop') {
     await workers.stop({ graceMs });
     logs?.stop();
-    closeParsing();
+    engine.parser.close();
     await files.close();
     await database.destroy();
     port.close();

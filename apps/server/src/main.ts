@@ -3,7 +3,6 @@ import { openDatabase } from './db/database.ts';
 import { buildApp } from './http/app.ts';
 import { createAppContext } from './http/context.ts';
 import { startHeartbeat } from './engine/ingest/heartbeat.ts';
-import { closeParsing } from './engine/ingest/parse.ts';
 import { startIngestThread } from './engine/ingest/thread.ts';
 import { configureThreadHeaps } from './memory.ts';
 import { exitWithin } from './shutdown.ts';
@@ -48,6 +47,7 @@ const ingestThreads = Array.from({ length: ownIngestion ? config.ingestThreads :
     databaseUrl: config.databaseUrl,
     storage: config.storage,
     models: config.models,
+    parseLimits: config.parseLimits,
     concurrency: config.ingestWorkers,
     checkpoints: i === 0,
     nice: config.ingestNice,
@@ -68,7 +68,7 @@ const shutdown = async (exitCode = 0) => {
   exitWithin(9500, app.log);
   app.log.info('shutting down: draining requests, handing back claimed documents');
   // Parses of /v1/parsers/parse-document requests in flight end now (503), not when they finish.
-  closeParsing();
+  engine.parser.close();
   await Promise.all([app.close(), ...ingestThreads.map((thread) => thread.stop())]);
   await heartbeat?.stop();
   await database.destroy();

@@ -28,7 +28,7 @@ const log = {
 };
 surviveStrayPdfJsFailures(log);
 const files = openFileStore(config.storage, database, config.dataDir);
-const engine = createEngine({ database, files, usage: addDocumentEvent, embedder: indexingEmbedder(config.models, modelRegistry(config.models).embedder), log });
+const engine = createEngine({ database, files, usage: addDocumentEvent, embedder: indexingEmbedder(config.models, modelRegistry(config.models).embedder), parseLimits: config.parseLimits, log });
 await engine.tuneForIngestion();
 if (engine.backend === 'sqlite') log.info('ingest: SQLite: make sure the server runs with SIFT_INGEST_WORKERS=0');
 const requeued = await engine.queue.recoverAtStart();
@@ -46,6 +46,7 @@ const shutdown = async () => {
   exitWithin(9500, { error: (message) => log.error(message) });
   await heartbeat.stop();
   await workers.stop({ graceMs: 5000 });
+  engine.parser.close();
   await files.close();
   logs.stop();
   await database.destroy();

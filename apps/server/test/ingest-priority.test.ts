@@ -32,6 +32,7 @@ test('an ingestion thread runs at the configured niceness, this thread at its ow
     databaseUrl: h.config.databaseUrl,
     storage: h.config.storage,
     models: h.config.models,
+    parseLimits: h.config.parseLimits,
     concurrency: 1,
     checkpoints: false,
     nice: 7,

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, test, vi } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
@@ -8,14 +8,13 @@ import { providerFixtures } from './provider-fixtures.ts';
  * itself: it ends only when told to.
  */
 const signals: AbortSignal[] = [];
-vi.mock('../src/engine/ingest/parse.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../src/engine/ingest/parse.ts')>()),
-  parseFile: (_bytes: Buffer, hint?: { signal?: AbortSignal }) =>
-    new Promise((_resolve, reject) => {
+const parser = {
+  parse: (_bytes: Buffer, hint?: { signal?: AbortSignal }) =>
+    new Promise<never>((_resolve, reject) => {
       signals.push(hint!.signal!);
       hint!.signal!.addEventListener('abort', () => reject(new Error('parse stopped')));
     }),
-}));
+};
 
 let h: Harness;
 let f: Awaited<ReturnType<typeof providerFixtures>>;
@@ -35,7 +34,7 @@ const until = async (condition: () => boolean) => {
 };
 
 test('deleting a document stops its parse', async () => {
-  const workers = await h.engine.startIngestion({ concurrency: 1, idlePollMs: 50, leases: { leaseMs: 600 } });
+  const workers = await h.engine.startIngestion({ parser, concurrency: 1, idlePollMs: 50, leases: { leaseMs: 600 } });
   try {
     expect((await upload('deleted.pdf')).status).toBe(201);
     await until(() => signals.length === 1);
@@ -48,7 +47,7 @@ test('deleting a document stops its parse', async () => {
 });
 
 test('a stop past its grace stops the parse in hand, and the document goes back to the queue uncharged', async () => {
-  const workers = await h.engine.startIngestion({ concurrency: 1, idlePollMs: 50 });
+  const workers = await h.engine.startIngestion({ parser, concurrency: 1, idlePollMs: 50 });
   expect((await upload('held.pdf')).status).toBe(201);
   await until(() => signals.length === 2);
   await workers.stop({ graceMs: 100 });

@@ -1,6 +1,7 @@
 import type { ParseDocumentRequest, ParseDocumentResponse } from '@sift/contracts';
 import type { Database } from '../db/schema.ts';
-import { ParseError, parseFile, ParsingStopped } from '../engine/ingest/parse.ts';
+import type { EngineServices } from '../engine/engine.ts';
+import { ParseError, ParsingStopped } from '../engine/ingest/parse.ts';
 import { DomainError, Invalid } from './errors.ts';
 import type { ProviderActor } from './provider-actor.ts';
 
@@ -11,9 +12,9 @@ import type { ProviderActor } from './provider-actor.ts';
  * A file that cannot be read answers 422 with the parser's reason; one whose parse the server's
  * shutdown cut short, 503 (another server, or this one restarted, will read it).
  */
-export async function parseDocument(_database: Database, _actor: ProviderActor, input: ParseDocumentRequest): Promise<ParseDocumentResponse> {
+export async function parseDocument(_database: Database, { parser }: EngineServices, _actor: ProviderActor, input: ParseDocumentRequest): Promise<ParseDocumentResponse> {
   try {
-    const { pages } = await parseFile(Buffer.from(input.base64_data, 'base64'));
+    const { pages } = await parser.parse(Buffer.from(input.base64_data, 'base64'));
     return { pages };
   } catch (error) {
     if (error instanceof ParseError) throw new Invalid(error.message);

@@ -61,6 +61,7 @@ export async function buildApp(context: AppContext, options: FastifyServerOption
     context.objectStore?.close();
     await context.limits.close();
     await context.files.close();
+    context.engine.parser.close();
   });
   // Every 4xx a route can give is in the OpenAPI description (see plugins/errors.ts).
   app.addHook('onRoute', documentedErrors);

@@ -54,7 +54,7 @@ export function createAppContext(config: Config, database: Database, lifecycle?:
     database,
     keyring: createKeyring(config.secret),
     files,
-    engine: createEngine({ database, files, usage: addDocumentEvent, embedder: indexingEmbedder(config.models, modelRegistry(config.models).embedder) }),
+    engine: createEngine({ database, files, usage: addDocumentEvent, embedder: indexingEmbedder(config.models, modelRegistry(config.models).embedder), parseLimits: config.parseLimits }),
     objectStore: openObjectStoreCheck(config.storage),
     limits: openLimitStore(config, database),
     metrics: createMetrics(database),

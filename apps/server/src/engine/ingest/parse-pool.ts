@@ -21,6 +21,9 @@ export interface ParseLimits {
   memoryMb: number;
 }
 
+/** The bounds when the operator sets none (SIFT_PARSE_TIMEOUT_S, SIFT_PARSE_MEMORY_MB). */
+export const DEFAULT_PARSE_LIMITS: ParseLimits = { timeoutMs: 120_000, memoryMb: 768 };
+
 /** What a parse process is asked, and what it answers (parse-child.ts). */
 export interface ParseRequest {
   bytes: Uint8Array;

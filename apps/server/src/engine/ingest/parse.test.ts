@@ -3,14 +3,16 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import JSZip from 'jszip';
 import { afterAll, describe, expect, test } from 'vitest';
-import { closeParsing, ParseError, parseFile, ParsingStopped } from './parse.ts';
+import { ParseError, Parser, ParsingStopped } from './parse.ts';
 import { closeOcr, OcrStopped, recognizeImage } from './parsers/ocr.ts';
 
 const fixture = (name: string) =>
   readFileSync(fileURLToPath(new URL(`../../../test/fixtures/ingest/${name}`, import.meta.url)));
 
+const parser = new Parser();
+
 afterAll(async () => {
-  closeParsing();
+  parser.close();
   await closeOcr();
 });
 
@@ -27,7 +29,7 @@ async function expectParseError(promise: Promise<unknown>, message: string | Reg
 /** Either pages or a ParseError: never another exception. */
 async function parsesOrRefuses(bytes: Buffer) {
   try {
-    const parsed = await parseFile(bytes);
+    const parsed = await parser.parse(bytes);
     expect(parsed.pages.length).toBeGreaterThan(0);
   } catch (error) {
     if (!(error instanceof ParseError)) throw error;
@@ -37,7 +39,7 @@ async function parsesOrRefuses(bytes: Buffer) {
 
 describe('PDF', () => {
   test('one page per PDF page', async () => {
-    const parsed = await parseFile(fixture('two-pages.pdf'));
+    const parsed = await parser.parse(fixture('two-pages.pdf'));
     expect(parsed.ocrPages).toBe(0);
     expect(parsed.pages).toHaveLength(2);
     expect(parsed.pages[0]).toContain('Page one: the quick brown fox.');
@@ -45,15 +47,15 @@ describe('PDF', () => {
   });
 
   test('a damaged PDF is refused with its reason', async () => {
-    await expectParseError(parseFile(fixture('damaged.pdf')), 'The PDF file is damaged or not a PDF.');
+    await expectParseError(parser.parse(fixture('damaged.pdf')), 'The PDF file is damaged or not a PDF.');
   });
 
   test('a file named .pdf that is not a PDF is reported as such', async () => {
-    await expectParseError(parseFile(Buffer.from('hello'), { filename: 'report.pdf' }), 'The PDF file is damaged or not a PDF.');
+    await expectParseError(parser.parse(Buffer.from('hello'), { filename: 'report.pdf' }), 'The PDF file is damaged or not a PDF.');
   });
 
   test('a text that only mentions %PDF- stays a text', async () => {
-    const parsed = await parseFile(Buffer.from('The header %PDF-1.7 starts every PDF file.'));
+    const parsed = await parser.parse(Buffer.from('The header %PDF-1.7 starts every PDF file.'));
     expect(parsed.pages).toEqual(['The header %PDF-1.7 starts every PDF file.']);
   });
 
@@ -76,7 +78,7 @@ describe('PDF', () => {
 
 describe('DOCX', () => {
   test('raw text of the document as one page', async () => {
-    const parsed = await parseFile(fixture('letter.docx'));
+    const parsed = await parser.parse(fixture('letter.docx'));
     expect(parsed).toEqual({ pages: [expect.any(String)], ocrPages: 0 });
     expect(parsed.pages[0]).toContain('Dear reader, this is a DOCX fixture.');
     expect(parsed.pages[0]).toContain('It has a second paragraph.');
@@ -84,45 +86,45 @@ describe('DOCX', () => {
 
   test('a damaged DOCX is refused with its reason', async () => {
     const docx = fixture('letter.docx');
-    await expectParseError(parseFile(docx.subarray(0, docx.length - 200)), 'The DOCX file is damaged or not a Word document.');
+    await expectParseError(parser.parse(docx.subarray(0, docx.length - 200)), 'The DOCX file is damaged or not a Word document.');
   });
 
   test('other ZIP archives are refused by name', async () => {
     const zip = new JSZip();
     zip.file('xl/workbook.xml', '<workbook/>');
-    await expectParseError(parseFile(await zip.generateAsync({ type: 'nodebuffer' })), /XLSX\) are not supported/);
+    await expectParseError(parser.parse(await zip.generateAsync({ type: 'nodebuffer' })), /XLSX\) are not supported/);
     const plain = new JSZip();
     plain.file('notes.txt', 'hello');
-    await expectParseError(parseFile(await plain.generateAsync({ type: 'nodebuffer' })), /ZIP archives are not supported/);
+    await expectParseError(parser.parse(await plain.generateAsync({ type: 'nodebuffer' })), /ZIP archives are not supported/);
   });
 });
 
 describe('images (OCR, offline)', () => {
   test('a PNG is read by OCR as one page', async () => {
-    const parsed = await parseFile(fixture('words.png'));
+    const parsed = await parser.parse(fixture('words.png'));
     expect(parsed.ocrPages).toBe(1);
     expect(parsed.pages).toHaveLength(1);
     for (const word of ['HELLO', 'SIFT', 'SEARCH']) expect(parsed.pages[0]).toContain(word);
   });
 
   test('a JPEG is read by OCR as one page', async () => {
-    const parsed = await parseFile(fixture('words.jpg'));
+    const parsed = await parser.parse(fixture('words.jpg'));
     expect(parsed.ocrPages).toBe(1);
     for (const word of ['INVOICE', 'TOTAL', 'PAID']) expect(parsed.pages[0]).toContain(word);
   });
 
   test('a damaged PNG is refused, and OCR keeps working afterwards', async () => {
     const png = fixture('words.png');
-    await expectParseError(parseFile(Buffer.concat([png.subarray(0, 40), Buffer.from('garbage')])), 'The PNG image is damaged or could not be decoded.');
-    await expectParseError(parseFile(png.subarray(0, 12)), 'The PNG image is damaged or incomplete.');
-    expect((await parseFile(png)).pages[0]).toContain('SIFT');
+    await expectParseError(parser.parse(Buffer.concat([png.subarray(0, 40), Buffer.from('garbage')])), 'The PNG image is damaged or could not be decoded.');
+    await expectParseError(parser.parse(png.subarray(0, 12)), 'The PNG image is damaged or incomplete.');
+    expect((await parser.parse(png)).pages[0]).toContain('SIFT');
   });
 
   test('an image too large for OCR is refused before decoding', async () => {
     const header = Buffer.from(fixture('words.png').subarray(0, 33));
     header.writeUInt32BE(100_000, 16);
     header.writeUInt32BE(100_000, 20);
-    await expectParseError(parseFile(header), /too large for OCR \(100000×100000 pixels/);
+    await expectParseError(parser.parse(header), /too large for OCR \(100000×100000 pixels/);
   });
 
   test('OCR that exceeds its time limit is abandoned with a reason, and the next one works', async () => {
@@ -143,17 +145,30 @@ describe('images (OCR, offline)', () => {
     expect(await recognizeImage(png, 'PNG')).toContain('HELLO'); // a new worker on next use
   });
 
-  test('closeParsing() fails parses in flight with ParsingStopped (retryable, not a bad file), and parsing works again afterwards', async () => {
+  test('parser.close() fails parses in flight with ParsingStopped (retryable, not a bad file), and parsing works again afterwards', async () => {
     const png = fixture('words.png');
-    const running = parseFile(png);
+    const running = parser.parse(png);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    closeParsing();
+    parser.close();
     await expect(running).rejects.toBeInstanceOf(ParsingStopped);
-    expect((await parseFile(png)).pages[0]).toContain('HELLO');
+    expect((await parser.parse(png)).pages[0]).toContain('HELLO');
+  });
+
+  test("closing one parser leaves another's parses running, and each keeps its own bounds", async () => {
+    const png = fixture('words.png');
+    const other = new Parser({ timeoutMs: 1, memoryMb: 768 });
+    try {
+      const running = parser.parse(png);
+      await expectParseError(other.parse(png), /took longer than 0.001 seconds/);
+      other.close();
+      expect((await running).pages[0]).toContain('HELLO');
+    } finally {
+      other.close();
+    }
   });
 
   test('concurrent recognitions are queued on the one worker', async () => {
-    const [a, b] = await Promise.all([parseFile(fixture('words.png')), parseFile(fixture('words.jpg'))]);
+    const [a, b] = await Promise.all([parser.parse(fixture('words.png')), parser.parse(fixture('words.jpg'))]);
     expect(a.pages[0]).toContain('SEARCH');
     expect(b.pages[0]).toContain('INVOICE');
   });
@@ -161,7 +176,7 @@ describe('images (OCR, offline)', () => {
 
 describe('HTML', () => {
   test('visible text only: no script, style, comments or head metadata', async () => {
-    const parsed = await parseFile(fixture('page.html'));
+    const parsed = await parser.parse(fixture('page.html'));
     expect(parsed).toEqual({
       pages: [
         'Sift fixture\n\nRetrieval & ranking\n\nSift searches uploaded documents.\nScores lie between 0 < s ≤ 1.\n\n' +
@@ -172,7 +187,7 @@ describe('HTML', () => {
   });
 
   test('detected by file name when there is no doctype', async () => {
-    const parsed = await parseFile(Buffer.from('<p>Hello <i>there</i></p><script>x()</script>'), { filename: 'a/b.HTM' });
+    const parsed = await parser.parse(Buffer.from('<p>Hello <i>there</i></p><script>x()</script>'), { filename: 'a/b.HTM' });
     expect(parsed.pages).toEqual(['Hello there']);
   });
 
@@ -182,32 +197,32 @@ describe('HTML', () => {
       Buffer.from([0xe9, 0x20, 0x80]),
       Buffer.from('</body></html>'),
     ]);
-    expect((await parseFile(html)).pages).toEqual(['Café €']);
+    expect((await parser.parse(html)).pages).toEqual(['Café €']);
   });
 
   test('a page with no visible text is refused', async () => {
-    await expectParseError(parseFile(Buffer.from('<!doctype html><script>1</script>')), 'The HTML page has no visible text.');
+    await expectParseError(parser.parse(Buffer.from('<!doctype html><script>1</script>')), 'The HTML page has no visible text.');
   });
 });
 
 describe('text and Markdown', () => {
   test('Markdown is kept as written, one page', async () => {
     const markdown = fixture('notes.md');
-    expect(await parseFile(markdown)).toEqual({ pages: [markdown.toString('utf8')], ocrPages: 0 });
+    expect(await parser.parse(markdown)).toEqual({ pages: [markdown.toString('utf8')], ocrPages: 0 });
   });
 
   test('UTF-8 with a BOM, and UTF-16 with a BOM', async () => {
-    expect((await parseFile(Buffer.from('\ufeffnaïve café', 'utf8'))).pages).toEqual(['naïve café']);
+    expect((await parser.parse(Buffer.from('\ufeffnaïve café', 'utf8'))).pages).toEqual(['naïve café']);
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('日本語 text', 'utf16le')]);
-    expect((await parseFile(utf16)).pages).toEqual(['日本語 text']);
+    expect((await parser.parse(utf16)).pages).toEqual(['日本語 text']);
   });
 
   test('empty, whitespace-only, invalid UTF-8 and binary files are refused with a reason', async () => {
-    await expectParseError(parseFile(Buffer.alloc(0)), 'The file is empty.');
-    await expectParseError(parseFile(Buffer.from(' \n\t ')), 'The file contains only whitespace.');
-    await expectParseError(parseFile(Buffer.from([0x68, 0x69, 0xc3, 0x28, 0xff])), /not valid UTF-8 text/);
-    await expectParseError(parseFile(Buffer.from('abc\u0000def')), /looks like binary data/);
-    await expectParseError(parseFile(Buffer.from('GIF89a\u0001\u0000')), 'GIF images are not supported (PNG and JPEG are).');
+    await expectParseError(parser.parse(Buffer.alloc(0)), 'The file is empty.');
+    await expectParseError(parser.parse(Buffer.from(' \n\t ')), 'The file contains only whitespace.');
+    await expectParseError(parser.parse(Buffer.from([0x68, 0x69, 0xc3, 0x28, 0xff])), /not valid UTF-8 text/);
+    await expectParseError(parser.parse(Buffer.from('abc\u0000def')), /looks like binary data/);
+    await expectParseError(parser.parse(Buffer.from('GIF89a\u0001\u0000')), 'GIF images are not supported (PNG and JPEG are).');
   });
 
   test('any bytes give pages or a ParseError (fast-check)', async () => {

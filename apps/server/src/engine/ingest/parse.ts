@@ -4,8 +4,7 @@
  * whose message is the reason shown to users. Every format but plain text is read in a process
  * with a memory cap and a timeout (parse-pool.ts); text decoding is linear in the file's size.
  */
-import { parseLimitsOf } from '../../config.ts';
-import { ParsePool } from './parse-pool.ts';
+import { DEFAULT_PARSE_LIMITS, type ParseLimits, ParsePool } from './parse-pool.ts';
 import { declaredHtmlEncoding, detectFormat, type FileFormat } from './parsers/detect.ts';
 import { parseDocx } from './parsers/docx.ts';
 import { htmlToText } from './parsers/html.ts';
@@ -25,35 +24,45 @@ export interface ParsedDocument {
 }
 
 /**
- * `signal`: aborting it (the document was deleted, the worker stops) ends the parse at once and
- * rejects with the signal's reason.
+ * The parsers of one engine: plain text is read here, every other format in its parse processes
+ * (made on first use, at most one pool of them, ended by close).
  */
-export async function parseFile(bytes: Buffer, hint?: { filename?: string; signal?: AbortSignal }): Promise<ParsedDocument> {
-  hint?.signal?.throwIfAborted();
-  if (bytes.length === 0) throw new ParseError('The file is empty.');
-  const format = detectFormat(bytes, hint?.filename);
-  const { pages, ocrPages } = format === 'text' ? await readPages(bytes, format) : await parsePool().run({ bytes, format }, hint?.signal);
-  const storable = pages.map(storableText);
-  if (storable.every(isBlank)) throw new ParseError(NO_TEXT[format]);
-  return { pages: storable, ocrPages };
-}
+export class Parser {
+  readonly #limits: ParseLimits;
+  #pool: ParsePool | undefined;
+  readonly #closeOnExit = () => this.close();
 
-let pool: ParsePool | undefined;
-let closesOnExit = false;
+  constructor(limits: ParseLimits = DEFAULT_PARSE_LIMITS) {
+    this.#limits = limits;
+  }
 
-/** This thread's parse processes, made on first use. */
-function parsePool(): ParsePool {
-  // No parse process outlives the process or thread that owns it, however that ends.
-  if (!closesOnExit) process.once('exit', () => closeParsing());
-  closesOnExit = true;
-  pool ??= new ParsePool(parseLimitsOf());
-  return pool;
-}
+  /**
+   * `signal`: aborting it (the document was deleted, the worker stops) ends the parse at once and
+   * rejects with the signal's reason.
+   */
+  async parse(bytes: Buffer, hint?: { filename?: string; signal?: AbortSignal }): Promise<ParsedDocument> {
+    hint?.signal?.throwIfAborted();
+    if (bytes.length === 0) throw new ParseError('The file is empty.');
+    const format = detectFormat(bytes, hint?.filename);
+    const { pages, ocrPages } = format === 'text' ? await readPages(bytes, format) : await this.#processes().run({ bytes, format }, hint?.signal);
+    const storable = pages.map(storableText);
+    if (storable.every(isBlank)) throw new ParseError(NO_TEXT[format]);
+    return { pages: storable, ocrPages };
+  }
 
-/** Kills this thread's parse processes (shutdown, after tests); parses in flight reject with ParsingStopped. */
-export function closeParsing(): void {
-  pool?.close();
-  pool = undefined;
+  /** Kills the parse processes (shutdown, after tests); parses in flight reject with ParsingStopped. A later parse starts new ones. */
+  close(): void {
+    this.#pool?.close();
+    this.#pool = undefined;
+    process.off('exit', this.#closeOnExit);
+  }
+
+  #processes(): ParsePool {
+    if (this.#pool) return this.#pool;
+    // No parse process outlives the process or thread that owns it, however that ends.
+    process.once('exit', this.#closeOnExit);
+    return (this.#pool = new ParsePool(this.#limits));
+  }
 }
 
 /** The pages of a file of a known format, read here (parse-child.ts calls it in its own process). */

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { ModelsConfig, StorageConfig } from '../../config.ts';
+import type { ParseLimits } from './parse-pool.ts';
 import type { Engine } from '../engine.ts';
 
 export interface IngestThreadOptions {
@@ -12,6 +13,7 @@ export interface IngestThreadOptions {
   storage: StorageConfig;
   /** The operator's models: the thread builds its own embedder from them (the server's is not shareable). */
   models: ModelsConfig;
+  parseLimits: ParseLimits;
   concurrency: number;
   /** This thread also keeps the write-ahead logs small (one thread of the server does; wal-checkpoint.ts). */
   checkpoints: boolean;
@@ -26,6 +28,7 @@ export interface IngestThreadData {
   databaseUrl?: string;
   storage: StorageConfig;
   models: ModelsConfig;
+  parseLimits: ParseLimits;
   concurrency: number;
   graceMs: number;
   checkpoints: boolean;
@@ -59,6 +62,7 @@ export function startIngestThread(options: IngestThreadOptions): { stop(): Promi
     databaseUrl: options.databaseUrl,
     storage: options.storage,
     models: options.models,
+    parseLimits: options.parseLimits,
     concurrency: options.concurrency,
     graceMs: STOP_GRACE_MS,
     checkpoints: options.checkpoints,

@@ -13,7 +13,7 @@ import type { SearchIndex } from '../search/types.ts';
 import { type ChunkedDocument, chunkPages } from './chunker.ts';
 import { documentRowWrites, FileInText, fileInTextOf, keptFileOf, storedPagesOf } from './document-rows.ts';
 import { Backoff, isDependencyDown, readObject } from './outage.ts';
-import { ParseError, parseFile, ParsingStopped } from './parse.ts';
+import { ParseError, type Parser, ParsingStopped } from './parse.ts';
 import { storableText } from './parsers/text.ts';
 import { countTokens } from './tokens.ts';
 import type { DocumentUsage, IngestCollection } from './usage.ts';
@@ -28,6 +28,8 @@ export interface IngestWorkerOptions {
   backend: Backend;
   queue: DocumentQueue;
   search: SearchIndex;
+  /** Reads files into pages (the engine's Parser, whose processes it closes). */
+  parser: Pick<Parser, 'parse'>;
   /** Where the raw files are (the installation's store: a bucket, PostgreSQL or the data folder). */
   files: FileStore;
   /** Where documents parsed and indexed are counted (the domain's usage events). */
@@ -326,13 +328,13 @@ const markParsed = ({ database, queue, owner, usage }: Ingestion, job: ClaimedDo
   });
 
 /** Pages of the raw file: text inputs directly, files through the parsers. */
-async function parseSource({ files, database }: Ingestion, job: ClaimedDocument, signal: AbortSignal): Promise<{ pages: string[]; ocrPages: number }> {
+async function parseSource({ files, database, parser }: Ingestion, job: ClaimedDocument, signal: AbortSignal): Promise<{ pages: string[]; ocrPages: number }> {
   const bytes = (job.file_in_text ? (await keptFileOf(database.db, job.id))?.bytes : null) ?? (await readObject((hash) => files.read(hash), job.file_hash));
   if (job.source_type === 'text') return { pages: [storableText(bytes.toString('utf8'))], ocrPages: 0 };
   if (job.source_type === 'text-pages' || job.source_type === 'text-pages-unordered') {
     return { pages: (JSON.parse(bytes.toString('utf8')) as string[]).map(storableText), ocrPages: 0 };
   }
-  return parseFile(bytes, { filename: job.path, signal });
+  return parser.parse(bytes, { filename: job.path, signal });
 }
 
 /** A document indexed again (new metadata, retried indexing) reuses its parsed pages. */
