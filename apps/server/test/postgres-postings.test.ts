@@ -5,6 +5,7 @@ import * as postingsByCollection from '../src/db/migrations/019_postings_by_coll
 import * as postingsInBlocks from '../src/db/migrations/025_postings_in_blocks.ts';
 import * as blockSizes from '../src/db/migrations/026_block_sizes.ts';
 import * as rowCounts from '../src/db/migrations/027_row_counts.ts';
+import * as postingsArraysUnanalyzed from '../src/db/migrations/030_postings_arrays_unanalyzed.ts';
 import { addDocumentEvent } from '../src/domain/usage-events.ts';
 import { createEngine } from '../src/engine/engine.ts';
 import { fileHarness } from './support/file-harness.ts';
@@ -36,6 +37,17 @@ async function postingsTables(): Promise<string[]> {
   const { rows } = await sql<{ name: string }>`
     select relname as name from pg_class where relnamespace = current_schema()::regnamespace and relkind = 'r' and relname ~ '^search_postings' order by relname`.execute(t.h.database.db);
   return rows.map((row) => row.name);
+}
+
+/** The statistics target of each postings table's arrays (-1 the default, 0 none gathered), by table. */
+async function arrayStatisticsTargets(): Promise<Record<string, number[]>> {
+  const { rows } = await sql<{ name: string; targets: number[] }>`
+    select c.relname as name, array_agg(coalesce(a.attstattarget, -1)::int order by a.attname) as targets
+    from pg_class c join pg_attribute a on a.attrelid = c.oid
+    where c.relnamespace = current_schema()::regnamespace and c.relname ~ '^search_postings_[0-9]+$'
+      and a.attname in ('row_seqs', 'document_seqs', 'tfs', 'lengths')
+    group by c.relname`.execute(t.h.database.db);
+  return Object.fromEntries(rows.map((row) => [row.name, row.targets]));
 }
 
 /** Every query kind's hits for the corpus queries, in a collection, through a database handle. */
@@ -81,6 +93,12 @@ test.runIf(postgres)('a database with postings in one table for all collections 
     select collection_id, granularity, sum(rows) as rows, sum(tokens) as tokens from search_stats group by 1, 2 order by 1, 2`.execute(t.h.database.db)).rows;
   const statsBefore = await stats();
   const db = t.h.database.db as unknown as Kysely<unknown>;
+  // Postings tables are made with no statistics gathered on their arrays (030); before it, the default.
+  const noArrayStatistics = Object.fromEntries(tables.map((table) => [table, [0, 0, 0, 0]]));
+  expect(await arrayStatisticsTargets()).toEqual(noArrayStatistics);
+  await postingsArraysUnanalyzed.down(db);
+  await sql`delete from kysely_migration where name = '030_postings_arrays_unanalyzed'`.execute(t.h.database.db);
+  expect(await arrayStatisticsTargets()).toEqual(Object.fromEntries(tables.map((table) => [table, [-1, -1, -1, -1]])));
   // Search rows counted by document (027): back to a row per page and snippet, each with its length.
   const { rows: counted } = await sql<{ documents: string; rows: string; tokens: string }>`
     select count(distinct document_seq) as documents, sum(rows) as rows, sum(tokens) as tokens from search_rows`.execute(t.h.database.db);
@@ -103,6 +121,7 @@ test.runIf(postgres)('a database with postings in one table for all collections 
   const database = await openDatabase({ dataDir: t.h.config.dataDir, databaseUrl: t.h.config.databaseUrl });
   try {
     expect(await postingsTables()).toEqual(tables);
+    expect(await arrayStatisticsTargets()).toEqual(noArrayStatistics);
     expect([await answers(database, ids[0]!), await answers(database, ids[1]!)]).toEqual(before);
     expect(await stats()).toEqual(statsBefore);
     const { rows: again } = await sql<{ rows: string; tokens: string; layout: string }>`

@@ -26,6 +26,7 @@ import * as blockSizes from './026_block_sizes.ts';
 import * as rowCounts from './027_row_counts.ts';
 import * as pagesFileInText from './028_pages_file_in_text.ts';
 import * as queueAloneIndexes from './029_queue_alone_indexes.ts';
+import * as postingsArraysUnanalyzed from './030_postings_arrays_unanalyzed.ts';
 
 /**
  * Migrations by name; Kysely runs them in name order. Each area adds its own file here
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '027_row_counts': rowCounts,
   '028_pages_file_in_text': pagesFileInText,
   '029_queue_alone_indexes': queueAloneIndexes,
+  '030_postings_arrays_unanalyzed': postingsArraysUnanalyzed,
 };
