@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { beforeAll, expect, test } from 'vitest';
 import type { IngestWorkers } from '../src/engine/engine.ts';
-import { type Harness, startHarness } from './harness.ts';
-import { providerFixtures } from './provider-fixtures.ts';
+import { fileHarness } from './support/file-harness.ts';
 
 /**
  * A worker holding a batch writes only the documents still leased to it. Here one of its
@@ -9,26 +8,22 @@ import { providerFixtures } from './provider-fixtures.ts';
  * the new version; the first then writes the rest of its batch without that document, so the new
  * version stays the one searched (both dialects).
  */
-let h: Harness;
-let f: Awaited<ReturnType<typeof providerFixtures>>;
+const t = fileHarness();
 beforeAll(async () => {
-  h = await startHarness();
-  f = await providerFixtures(h);
-  await f.workers.stop();
-  await h.call('/v1/collections/add-collection', { collection_name: 'handed-on' }, f.keyA);
+  await t.f.workers.stop();
+  await t.h.call('/v1/collections/add-collection', { collection_name: 'handed-on' }, t.f.keyA);
 });
-afterAll(() => h?.close());
 
 const upload = (path: string, text: string, overwrite = false) =>
-  h.call(
+  t.h.call(
     '/v1/documents/add-document',
     { collection_name: 'handed-on', path, overwrite, content: { type: 'auto', base64_data: Buffer.from(text).toString('base64') } },
-    f.keyA,
+    t.f.keyA,
   );
 const topPaths = async (query: string) =>
-  ((await h.call('/v1/queries/top-documents', { collection_name: 'handed-on', query, k: 5 }, f.keyA)).body.results as { path: string }[]).map((hit) => hit.path);
+  ((await t.h.call('/v1/queries/top-documents', { collection_name: 'handed-on', query, k: 5 }, t.f.keyA)).body.results as { path: string }[]).map((hit) => hit.path);
 const indexStatus = async (path: string) =>
-  (await h.call('/v1/documents/get-document-info', { collection_name: 'handed-on', path }, f.keyA)).body.document.index_status;
+  (await t.h.call('/v1/documents/get-document-info', { collection_name: 'handed-on', path }, t.f.keyA)).body.document.index_status;
 
 test('a document overwritten and indexed by another worker mid-batch is not written again by the first', async () => {
   // The first worker's parse of the slow document waits for the gate.
@@ -42,19 +37,19 @@ test('a document overwritten and indexed by another worker mid-batch is not writ
         reachedGate();
         await gate;
       }
-      return h.engine.parser.parse(bytes, hint);
+      return t.h.engine.parser.parse(bytes, hint);
     },
   };
 
   expect((await upload('changing.txt', 'The first version speaks of walruses.')).status).toBe(201);
   expect((await upload('slow.txt', 'Slow document about lighthouses.')).status).toBe(201);
-  const first: IngestWorkers = await h.engine.startIngestion({ parser: gatedParser, concurrency: 1, idlePollMs: 50 });
+  const first: IngestWorkers = await t.h.engine.startIngestion({ parser: gatedParser, concurrency: 1, idlePollMs: 50 });
   let second: IngestWorkers | undefined;
   try {
     // The first worker holds both, has parsed changing.txt and waits on slow.txt.
     await atGate;
     expect((await upload('changing.txt', 'The second version speaks of narwhals.', true)).status).toBe(200);
-    second = await h.engine.startIngestion({ concurrency: 1, idlePollMs: 50 });
+    second = await t.h.engine.startIngestion({ concurrency: 1, idlePollMs: 50 });
     await expect.poll(() => indexStatus('changing.txt'), { timeout: 20_000, interval: 50 }).toBe('indexed');
     await second.stop();
 
