@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { pageImageLinks } from '../src/domain/file-links.ts';
-import { closeOcr, imageSize, recognizeImage } from '../src/engine/ingest/parsers/ocr.ts';
+import { imageSize, Ocr } from '../src/engine/ingest/parsers/ocr.ts';
 import { makePdf } from './fixtures/ingest/make-fixtures.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
@@ -15,6 +15,8 @@ const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtur
 const v1 = (path: string) => `/v1${path}`;
 const makeOnePagePdf = () => makePdf(['The replacement document.']);
 const collection = 'images';
+/** Reads the rendered pages back, as a user would. */
+const ocr = new Ocr();
 
 beforeAll(async () => {
   h = await startHarness();
@@ -28,7 +30,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await f.workers.stop();
-  await closeOcr();
+  await ocr.close();
   await h.close();
 });
 
@@ -53,7 +55,7 @@ describe('page images', () => {
       // Letter size (612 x 792 points) rendered at twice its size.
       expect(imageSize(jpeg, 'JPEG')).toEqual({ width: 1224, height: 1584 });
       // What the picture shows is that page's text, and not the other page's.
-      const seen = (await recognizeImage(jpeg, 'JPEG')).toLowerCase();
+      const seen = (await ocr.recognize(jpeg, 'JPEG')).toLowerCase();
       expect(seen).toContain(text);
       expect(seen).not.toContain(texts[1 - pageIndex]!);
       // Made once and kept: the second request returns the same bytes.
@@ -103,7 +105,7 @@ describe('page images', () => {
     expect((await fetchImage(before)).statusCode).toBe(404);
     const fresh = await fetchImage(after);
     expect(fresh.statusCode).toBe(200);
-    expect((await recognizeImage(fresh.rawPayload, 'JPEG')).toLowerCase()).toContain('replacement');
+    expect((await ocr.recognize(fresh.rawPayload, 'JPEG')).toLowerCase()).toContain('replacement');
   });
 
   test('deleting the document deletes its page images', async () => {

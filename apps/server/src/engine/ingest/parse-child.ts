@@ -4,6 +4,7 @@
  */
 import { readPages } from './parse.ts';
 import type { ParseReply, ParseRequest } from './parse-pool.ts';
+import { Ocr } from './parsers/ocr.ts';
 import { ParseError } from './parsers/parse-error.ts';
 import { surviveStrayPdfJsFailures } from './stray-rejections.ts';
 
@@ -13,10 +14,11 @@ process.on('SIGTERM', () => {});
 // The server is gone: nobody waits for an answer (the OCR thread would keep this process alive).
 process.on('disconnect', () => process.exit(0));
 surviveStrayPdfJsFailures({ info: () => {} });
+const ocr = new Ocr();
 
 process.on('message', (request: ParseRequest) => {
   const bytes = Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength);
-  void readPages(bytes, request.format).then(
+  void readPages(bytes, request.format, ocr).then(
     ({ pages, ocrPages }) => answer({ ok: true, pages, ocrPages }),
     (error: unknown) =>
       answer({

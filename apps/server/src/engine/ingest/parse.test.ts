@@ -4,16 +4,17 @@ import fc from 'fast-check';
 import JSZip from 'jszip';
 import { afterAll, describe, expect, test } from 'vitest';
 import { ParseError, Parser, ParsingStopped } from './parse.ts';
-import { closeOcr, OcrStopped, recognizeImage } from './parsers/ocr.ts';
+import { Ocr, OcrStopped } from './parsers/ocr.ts';
 
 const fixture = (name: string) =>
   readFileSync(fileURLToPath(new URL(`../../../test/fixtures/ingest/${name}`, import.meta.url)));
 
 const parser = new Parser();
+const ocr = new Ocr();
 
 afterAll(async () => {
   parser.close();
-  await closeOcr();
+  await ocr.close();
 });
 
 /** Expects the promise to fail with a ParseError whose message matches. */
@@ -129,20 +130,20 @@ describe('images (OCR, offline)', () => {
 
   test('OCR that exceeds its time limit is abandoned with a reason, and the next one works', async () => {
     const png = fixture('words.png');
-    await expectParseError(recognizeImage(png, 'PNG', 1), /OCR did not finish within/);
-    expect(await recognizeImage(png, 'PNG')).toContain('HELLO');
+    await expectParseError(ocr.recognize(png, 'PNG', 1), /OCR did not finish within/);
+    expect(await ocr.recognize(png, 'PNG')).toContain('HELLO');
   });
 
-  test('closeOcr() fails queued and running recognitions with OcrStopped (retryable, not a bad file)', async () => {
+  test('Ocr.close() fails queued and running recognitions with OcrStopped (retryable, not a bad file)', async () => {
     const png = fixture('words.png');
-    await recognizeImage(png, 'PNG'); // the worker exists
-    const running = recognizeImage(png, 'PNG');
-    const queued = recognizeImage(png, 'PNG');
+    await ocr.recognize(png, 'PNG'); // the worker exists
+    const running = ocr.recognize(png, 'PNG');
+    const queued = ocr.recognize(png, 'PNG');
     await new Promise((resolve) => setTimeout(resolve, 20));
-    await closeOcr();
+    await ocr.close();
     await expect(running).rejects.toBeInstanceOf(OcrStopped);
     await expect(queued).rejects.toBeInstanceOf(OcrStopped);
-    expect(await recognizeImage(png, 'PNG')).toContain('HELLO'); // a new worker on next use
+    expect(await ocr.recognize(png, 'PNG')).toContain('HELLO'); // a new worker on next use
   });
 
   test('parser.close() fails parses in flight with ParsingStopped (retryable, not a bad file), and parsing works again afterwards', async () => {

@@ -8,7 +8,7 @@ import { DEFAULT_PARSE_LIMITS, type ParseLimits, ParsePool } from './parse-pool.
 import { declaredHtmlEncoding, detectFormat, type FileFormat } from './parsers/detect.ts';
 import { parseDocx } from './parsers/docx.ts';
 import { htmlToText } from './parsers/html.ts';
-import { recognizeImage } from './parsers/ocr.ts';
+import type { Ocr } from './parsers/ocr.ts';
 import { ParseError } from './parsers/parse-error.ts';
 import { parsePdf } from './parsers/pdf.ts';
 import { decodeText, isBlank, storableText } from './parsers/text.ts';
@@ -44,7 +44,7 @@ export class Parser {
     hint?.signal?.throwIfAborted();
     if (bytes.length === 0) throw new ParseError('The file is empty.');
     const format = detectFormat(bytes, hint?.filename);
-    const { pages, ocrPages } = format === 'text' ? await readPages(bytes, format) : await this.#processes().run({ bytes, format }, hint?.signal);
+    const { pages, ocrPages } = format === 'text' ? textPages(bytes) : await this.#processes().run({ bytes, format }, hint?.signal);
     const storable = pages.map(storableText);
     if (storable.every(isBlank)) throw new ParseError(NO_TEXT[format]);
     return { pages: storable, ocrPages };
@@ -65,8 +65,8 @@ export class Parser {
   }
 }
 
-/** The pages of a file of a known format, read here (parse-child.ts calls it in its own process). */
-export async function readPages(bytes: Buffer, format: FileFormat): Promise<ParsedDocument> {
+/** The pages of a file of a known format, read here with this process's OCR (parse-child.ts calls it in its own process). */
+export async function readPages(bytes: Buffer, format: FileFormat, ocr: Ocr): Promise<ParsedDocument> {
   switch (format) {
     case 'pdf':
       return { pages: await parsePdf(bytes), ocrPages: 0 };
@@ -74,14 +74,16 @@ export async function readPages(bytes: Buffer, format: FileFormat): Promise<Pars
       return { pages: [await parseDocx(bytes)], ocrPages: 0 };
     case 'png':
     case 'jpeg':
-      return { pages: [await recognizeImage(bytes, format === 'png' ? 'PNG' : 'JPEG')], ocrPages: 1 };
+      return { pages: [await ocr.recognize(bytes, format === 'png' ? 'PNG' : 'JPEG')], ocrPages: 1 };
     case 'html':
       return { pages: [htmlToText(decodeText(bytes, declaredHtmlEncoding(bytes)))], ocrPages: 0 };
     case 'text':
-      // Markdown is kept as written: its markup is mostly words and punctuation, and searchable.
-      return { pages: [decodeText(bytes)], ocrPages: 0 };
+      return textPages(bytes);
   }
 }
+
+// Markdown is kept as written: its markup is mostly words and punctuation, and searchable.
+const textPages = (bytes: Buffer): ParsedDocument => ({ pages: [decodeText(bytes)], ocrPages: 0 });
 
 const NO_TEXT: Record<FileFormat, string> = {
   pdf: 'The PDF has no extractable text (scanned pages are not read by OCR; upload them as PNG or JPEG images).',

@@ -29,7 +29,7 @@ export class OcrEngineUnavailable extends Error {
   }
 }
 
-/** closeOcr() was called while this image waited or was being read (shutdown): worth a retry. */
+/** close() was called while this image waited or was being read (shutdown): worth a retry. */
 export class OcrStopped extends Error {
   constructor() {
     super('OCR was stopped before the image was read.');
@@ -43,74 +43,88 @@ interface Engine {
   stop: () => void;
 }
 
-let engine: Engine | undefined;
-/** One recognition at a time: the worker is single-threaded, and a timeout must measure our own job only. */
-let queue: Promise<unknown> = Promise.resolve();
-/** Counts closeOcr() calls, so that images queued before one are not read by a new worker. */
-let closings = 0;
+/** A process's OCR: one tesseract worker, made on first use (loading the model is slow) and reused. */
+export class Ocr {
+  #engine: Engine | undefined;
+  /** One recognition at a time: the worker is single-threaded, and a timeout must measure our own job only. */
+  #queue: Promise<unknown> = Promise.resolve();
+  /** Counts close() calls, so that images queued before one are not read by a new worker. */
+  #closings = 0;
 
-/**
- * The text of an image, or a ParseError with the reason (damaged, too large, too slow). Failures
- * that are not the file's fault throw other errors: OcrEngineUnavailable, OcrStopped.
- */
-export function recognizeImage(bytes: Buffer, format: ImageFormat, timeoutMs = OCR_TIMEOUT_MS): Promise<string> {
-  const closingsAtRequest = closings;
-  const job = queue.then(() => {
-    if (closings !== closingsAtRequest) throw new OcrStopped();
-    return recognizeNow(bytes, format, timeoutMs);
-  });
-  queue = job.catch(() => {});
-  return job;
-}
+  /**
+   * The text of an image, or a ParseError with the reason (damaged, too large, too slow). Failures
+   * that are not the file's fault throw other errors: OcrEngineUnavailable, OcrStopped.
+   */
+  recognize(bytes: Buffer, format: ImageFormat, timeoutMs = OCR_TIMEOUT_MS): Promise<string> {
+    const closingsAtRequest = this.#closings;
+    const job = this.#queue.then(() => {
+      if (this.#closings !== closingsAtRequest) throw new OcrStopped();
+      return this.#recognizeNow(bytes, format, timeoutMs);
+    });
+    this.#queue = job.catch(() => {});
+    return job;
+  }
 
-/** Terminates the OCR worker thread (it keeps the process alive); call on shutdown and after tests. */
-export async function closeOcr(): Promise<void> {
-  closings++;
-  if (engine) await discard(engine);
-}
+  /** Terminates the worker thread (it keeps the process alive); call on shutdown and after tests. */
+  async close(): Promise<void> {
+    this.#closings++;
+    if (this.#engine) await this.#discard(this.#engine);
+  }
 
-async function recognizeNow(bytes: Buffer, format: ImageFormat, timeoutMs: number): Promise<string> {
-  const size = imageSize(bytes, format);
-  if (!size) throw new ParseError(`The ${format} image is damaged or incomplete.`);
-  if (size.width * size.height > MAX_OCR_PIXELS) {
-    throw new ParseError(
-      `The image is too large for OCR (${size.width}×${size.height} pixels; at most ${MAX_OCR_PIXELS / 1_000_000} megapixels).`,
+  async #recognizeNow(bytes: Buffer, format: ImageFormat, timeoutMs: number): Promise<string> {
+    const size = imageSize(bytes, format);
+    if (!size) throw new ParseError(`The ${format} image is damaged or incomplete.`);
+    if (size.width * size.height > MAX_OCR_PIXELS) {
+      throw new ParseError(
+        `The image is too large for OCR (${size.width}×${size.height} pixels; at most ${MAX_OCR_PIXELS / 1_000_000} megapixels).`,
+      );
+    }
+    const current = this.#current();
+    let worker: Worker;
+    try {
+      const late = () => new Error(`no worker after ${OCR_START_TIMEOUT_MS / 1000} seconds`);
+      worker = await within(current.worker, OCR_START_TIMEOUT_MS, current.stopped, late);
+    } catch (error) {
+      if (error instanceof OcrStopped) throw error;
+      void this.#discard(current);
+      throw new OcrEngineUnavailable(error);
+    }
+    try {
+      const late = () => new ParseError(`OCR did not finish within ${timeoutMs / 1000} seconds.`);
+      const result = await within(worker.recognize(bytes), timeoutMs, current.stopped, late);
+      return result.data.text;
+    } catch (error) {
+      if (error instanceof OcrStopped) throw error;
+      // After a timeout the worker may still be busy; after a decoding failure the engine has
+      // aborted inside WebAssembly. Either way, start afresh next time.
+      void this.#discard(current);
+      if (error instanceof ParseError) throw error;
+      throw new ParseError(`The ${format} image is damaged or could not be decoded.`);
+    }
+  }
+
+  /** The worker in use, or a new one. */
+  #current(): Engine {
+    if (this.#engine) return this.#engine;
+    let stop = () => {};
+    const stopped = new Promise<never>((_, reject) => {
+      stop = () => reject(new OcrStopped());
+    });
+    stopped.catch(() => {}); // nobody may be waiting when it is stopped
+    return (this.#engine = { worker: startWorker(), stopped, stop });
+  }
+
+  /** Forgets an engine, fails the jobs waiting on it, and terminates its thread once it exists. */
+  #discard(stale: Engine): Promise<void> {
+    if (this.#engine === stale) this.#engine = undefined;
+    stale.stop();
+    return stale.worker.then(
+      async (w) => {
+        await w.terminate();
+      },
+      () => {},
     );
   }
-  const current = getEngine();
-  let worker: Worker;
-  try {
-    const late = () => new Error(`no worker after ${OCR_START_TIMEOUT_MS / 1000} seconds`);
-    worker = await within(current.worker, OCR_START_TIMEOUT_MS, current.stopped, late);
-  } catch (error) {
-    if (error instanceof OcrStopped) throw error;
-    void discard(current);
-    throw new OcrEngineUnavailable(error);
-  }
-  try {
-    const late = () => new ParseError(`OCR did not finish within ${timeoutMs / 1000} seconds.`);
-    const result = await within(worker.recognize(bytes), timeoutMs, current.stopped, late);
-    return result.data.text;
-  } catch (error) {
-    if (error instanceof OcrStopped) throw error;
-    // After a timeout the worker may still be busy; after a decoding failure the engine has
-    // aborted inside WebAssembly. Either way, start afresh next time.
-    void discard(current);
-    if (error instanceof ParseError) throw error;
-    throw new ParseError(`The ${format} image is damaged or could not be decoded.`);
-  }
-}
-
-/** One worker, made on first use (loading the model is slow) and reused. */
-function getEngine(): Engine {
-  if (engine) return engine;
-  let stop = () => {};
-  const stopped = new Promise<never>((_, reject) => {
-    stop = () => reject(new OcrStopped());
-  });
-  stopped.catch(() => {}); // nobody may be waiting when it is stopped
-  engine = { worker: startWorker(), stopped, stop };
-  return engine;
 }
 
 /**
@@ -135,18 +149,6 @@ async function startWorker(): Promise<Worker> {
     await worker.terminate();
     throw error;
   }
-}
-
-/** Forgets an engine, fails the jobs waiting on it, and terminates its thread once it exists. */
-function discard(stale: Engine): Promise<void> {
-  if (engine === stale) engine = undefined;
-  stale.stop();
-  return stale.worker.then(
-    async (w) => {
-      await w.terminate();
-    },
-    () => {},
-  );
 }
 
 /** The promise's value, unless `stopped` rejects first or `ms` pass (then the error made by `late`). */
