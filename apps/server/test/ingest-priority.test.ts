@@ -19,10 +19,12 @@ afterAll(() => h?.close());
 const threadNiceness = () =>
   readdirSync('/proc/self/task').map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]));
 
-test('an ingestion thread runs at the configured niceness, this thread at its own, and indexes what is queued', async () => {
+test('an ingestion thread runs at the configured niceness, this thread at its own, and ingests what is queued with the parse bounds it was given', async () => {
   const { apiKey } = await bootstrap(h.database, h.keyring, { email: 'nice@example.com', name: 'Nice', organizationName: 'Nice' });
   await h.call('/v1/collections/add-collection', { collection_name: 'nice' }, apiKey);
   await h.call('/v1/documents/add-document', { collection_name: 'nice', path: 'a.txt', content: { type: 'text', text: 'Oystercatchers probe the mud for worms.' } }, apiKey);
+  const image = readFileSync(new URL('fixtures/ingest/words.png', import.meta.url)).toString('base64');
+  await h.call('/v1/documents/add-document', { collection_name: 'nice', path: 'words.png', content: { type: 'auto', base64_data: image } }, apiKey);
   const before = threadNiceness();
   expect(before).not.toContain(7);
   const thread = startIngestThread({
@@ -32,20 +34,22 @@ test('an ingestion thread runs at the configured niceness, this thread at its ow
     databaseUrl: h.config.databaseUrl,
     storage: h.config.storage,
     models: h.config.models,
-    parseLimits: h.config.parseLimits,
+    parseLimits: { timeoutMs: 1, memoryMb: 768 },
     concurrency: 1,
     checkpoints: false,
     nice: 7,
     log: { info: () => {}, error: () => {} },
   });
   try {
-    let indexed = 0;
+    let status = { num_indexed_documents: 0, num_failed_documents: 0 };
     // A new thread loads its TypeScript first: seconds on a busy machine (a whole suite at once).
-    for (const deadline = Date.now() + 60_000; indexed === 0 && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 60_000; status.num_indexed_documents + status.num_failed_documents < 2 && Date.now() < deadline; ) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      indexed = (await h.call('/v1/status/get-status', { collection_name: 'nice' }, apiKey)).body.num_indexed_documents;
+      status = (await h.call('/v1/status/get-status', { collection_name: 'nice' }, apiKey)).body;
     }
-    expect(indexed).toBe(1);
+    expect(status).toMatchObject({ num_indexed_documents: 1, num_failed_documents: 1 });
+    const failed = await h.call('/v1/documents/get-document-info', { collection_name: 'nice', path: 'words.png' }, apiKey);
+    expect(failed.body.document).toMatchObject({ index_status: 'parsing_failed', failure_reason: 'Reading the PNG image took longer than 0.001 seconds.' });
     expect(threadNiceness()).toContain(7);
     expect(threadNiceness()[0]).toBe(before[0]); // the main thread keeps its priority
   } finally {

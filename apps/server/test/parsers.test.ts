@@ -50,3 +50,15 @@ test('an unreadable file is 422 with the parser reason; bad base64 or no body is
   expect((await h.call('/v1/parsers/parse-document', {}, apiKey)).status).toBe(422);
   expect((await h.call('/v1/parsers/parse-document', { base64_data: fixture('notes.md') })).status).toBe(401);
 });
+
+test("the server's parse bounds (SIFT_PARSE_TIMEOUT_S) are those parse-document reads with", async () => {
+  const hurried = await startHarness({ SIFT_PARSE_TIMEOUT_S: '0.001' });
+  try {
+    const { apiKey: key } = await bootstrap(hurried.database, hurried.keyring, { email: 'hurried@example.com', name: 'Hurried', organizationName: 'Hurried' });
+    const response = await hurried.call('/v1/parsers/parse-document', { base64_data: fixture('words.png') }, key);
+    expect(response.status).toBe(422);
+    expect(response.body.detail).toBe('Reading the PNG image took longer than 0.001 seconds.');
+  } finally {
+    await hurried.close();
+  }
+});

@@ -13,6 +13,7 @@ export interface IngestThreadOptions {
   storage: StorageConfig;
   /** The operator's models: the thread builds its own embedder from them (the server's is not shareable). */
   models: ModelsConfig;
+  /** The server's parse bounds (SIFT_PARSE_*): the thread's engine parses with them. */
   parseLimits: ParseLimits;
   concurrency: number;
   /** This thread also keeps the write-ahead logs small (one thread of the server does; wal-checkpoint.ts). */
