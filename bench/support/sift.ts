@@ -230,6 +230,9 @@ export async function freshSchema(baseUrl = process.env.SIFT_BENCH_POSTGRES || D
       await client.end();
     }
   };
+  // pgvector in `public`, as the tests have it: made by a migration, it would live in this schema
+  // and go with it when dropped, from under any other schema or test using it meanwhile.
+  await admin(`do $$ begin if exists (select 1 from pg_available_extensions where name = 'vector') then create extension if not exists vector schema public; end if; end $$`);
   await admin(`create schema ${schema}`);
   const url = new URL(baseUrl);
   url.searchParams.set('options', `-c search_path=${schema}`);

@@ -106,7 +106,8 @@ function openPostgres(url: string, searchConnections: number, searchPipelines: n
   // int8 (counts, sums, Unix seconds) as JS numbers: every value we store fits in 2^53.
   pg.types.setTypeParser(20, Number);
   pg.types.setTypeParser(1700, Number);
-  const pool = postgresPool(url, 10);
+  // Uploads and indexing repeat a few statement shapes thousands of times: each is parsed once per connection.
+  const pool = postgresPool(url, 10, { client: PreparedStatementsClient });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   // Searches have connections of their own, so they never hold every connection: through the
   // shared pool, 50 clients searching starved ingestion and the dashboard of connections.

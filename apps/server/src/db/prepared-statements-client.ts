@@ -20,10 +20,10 @@ function statementName(text: string): string {
 
 /**
  * A PostgreSQL connection that prepares each distinct statement once, under a name derived from
- * its text, and then only binds and executes it: for the searches' pool (database.ts), whose few
- * statement shapes run thousands of times a second. With `plan_cache_mode = force_generic_plan`
- * a statement is planned once per connection as well; planning was half of a search's time in the
- * database (fine snippets on 10 MB: 0.35 ms planning, 0.35 ms execution).
+ * its text, and then only binds and executes it: for every pool (database.ts), whose few statement
+ * shapes (a search's, an upload's, an indexing batch's) run thousands of times a second. With
+ * `plan_cache_mode = force_generic_plan` (the searches' pools) a statement is planned once per
+ * connection as well; planning was half of a search's time in the database.
  */
 export class PreparedStatementsClient extends pg.Client {
   readonly #prepared = new Set<string>();
