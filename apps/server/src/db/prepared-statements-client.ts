@@ -4,6 +4,12 @@ import pg from 'pg';
 /** Most statements one connection keeps prepared; beyond it (many filter shapes), they are parsed each time. */
 const PREPARED_PER_CONNECTION = 256;
 
+/**
+ * Statements with more parameters are bulk writes (bulk-insert.ts), parsed anew each time: their
+ * parse is small beside their rows, and a prepared one held megabytes of its backend's memory.
+ */
+const PREPARED_MOST_PARAMETERS = 64;
+
 /** Names of recent statement texts: hashing a search's text anew cost more than looking it up. */
 const names = new Map<string, string>();
 const NAMES_KEPT = 1024;
@@ -32,7 +38,7 @@ export class PreparedStatementsClient extends pg.Client {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(config: any, values?: any, callback?: any): any {
     // Text and values, answered by a promise: how Kysely queries (a callback takes pg's own path).
-    if (typeof config === 'string' && Array.isArray(values) && !callback) {
+    if (typeof config === 'string' && Array.isArray(values) && values.length <= PREPARED_MOST_PARAMETERS && !callback) {
       const name = statementName(config);
       if (this.#prepared.has(name) || this.#prepared.size < PREPARED_PER_CONNECTION) {
         this.#prepared.add(name);
