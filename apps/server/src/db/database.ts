@@ -106,8 +106,9 @@ function openPostgres(url: string, searchConnections: number, searchPipelines: n
   // int8 (counts, sums, Unix seconds) as JS numbers: every value we store fits in 2^53.
   pg.types.setTypeParser(20, Number);
   pg.types.setTypeParser(1700, Number);
-  // Uploads and indexing repeat a few statement shapes thousands of times: each is parsed once per connection.
-  const pool = postgresPool(url, 10, { client: PreparedStatementsClient });
+  // Uploads and indexing repeat a few statement shapes thousands of times: each is parsed once per
+  // connection, but for bulk writes (more than 64 parameters, see PreparedStatementsClient).
+  const pool = postgresPool(url, 10, { client: PreparedStatementsClient, preparedMostParameters: 64 });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   // Searches have connections of their own, so they never hold every connection: through the
   // shared pool, 50 clients searching starved ingestion and the dashboard of connections.
@@ -149,12 +150,17 @@ function openPostgres(url: string, searchConnections: number, searchPipelines: n
   };
 }
 
-function postgresPool(url: string, max: number, session: { client?: typeof pg.Client; options?: string } = {}): pg.Pool {
+function postgresPool(
+  url: string,
+  max: number,
+  session: { client?: typeof PreparedStatementsClient; options?: string; preparedMostParameters?: number } = {},
+): pg.Pool {
+  // pg's pool hands its whole configuration to each client it makes (preparedMostParameters included).
   const pool = new pg.Pool({
     connectionString: withOptions(url, session.options),
     max,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    ...(session.client ? { Client: session.client } : {}),
+    ...(session.client ? { Client: session.client, preparedMostParameters: session.preparedMostParameters } : {}),
   });
   // A connection the database dropped (restart, failover, network) is replaced, never fatal to
   // the process: the query on it fails and says so, the next one gets a new connection.

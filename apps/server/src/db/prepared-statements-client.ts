@@ -4,12 +4,6 @@ import pg from 'pg';
 /** Most statements one connection keeps prepared; beyond it (many filter shapes), they are parsed each time. */
 const PREPARED_PER_CONNECTION = 256;
 
-/**
- * Statements with more parameters are bulk writes (bulk-insert.ts), parsed anew each time: their
- * parse is small beside their rows, and a prepared one held megabytes of its backend's memory.
- */
-const PREPARED_MOST_PARAMETERS = 64;
-
 /** Names of recent statement texts: hashing a search's text anew cost more than looking it up. */
 const names = new Map<string, string>();
 const NAMES_KEPT = 1024;
@@ -33,12 +27,23 @@ function statementName(text: string): string {
  */
 export class PreparedStatementsClient extends pg.Client {
   readonly #prepared = new Set<string>();
+  readonly #mostParameters: number;
+
+  /**
+   * `preparedMostParameters`: statements with more parameters are parsed anew each time (the
+   * shared pool's bulk writes, bulk-insert.ts, whose parse is small beside their rows and whose
+   * texts vary with the remainder: kept prepared, they held megabytes of their backend's memory).
+   */
+  constructor(config: pg.ClientConfig & { preparedMostParameters?: number } = {}) {
+    super(config);
+    this.#mostParameters = config.preparedMostParameters ?? Number.POSITIVE_INFINITY;
+  }
 
   // pg's overloads cannot be restated one by one; a text with values is the only form named here.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(config: any, values?: any, callback?: any): any {
     // Text and values, answered by a promise: how Kysely queries (a callback takes pg's own path).
-    if (typeof config === 'string' && Array.isArray(values) && values.length <= PREPARED_MOST_PARAMETERS && !callback) {
+    if (typeof config === 'string' && Array.isArray(values) && values.length <= this.#mostParameters && !callback) {
       const name = statementName(config);
       if (this.#prepared.has(name) || this.#prepared.size < PREPARED_PER_CONNECTION) {
         this.#prepared.add(name);

@@ -1,0 +1,45 @@
+import { afterEach, expect, test } from 'vitest';
+import { PreparedStatementsClient } from '../src/db/prepared-statements-client.ts';
+
+/**
+ * PostgreSQL connections that keep their statements prepared: a statement is prepared once and
+ * answers every call after; with `preparedMostParameters`, one with more parameters is not kept.
+ */
+const url = process.env.TEST_POSTGRES_URL;
+const clients: PreparedStatementsClient[] = [];
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.end();
+});
+
+async function connect(config: { preparedMostParameters?: number } = {}) {
+  const client = new PreparedStatementsClient({ connectionString: url, ...config });
+  clients.push(client);
+  await client.connect();
+  return client;
+}
+
+/** The statements this connection holds prepared, by their text. */
+async function preparedTexts(client: PreparedStatementsClient): Promise<string[]> {
+  const { rows } = await client.query<{ statement: string }>('select statement from pg_prepared_statements order by statement', []);
+  return rows.map((row) => row.statement);
+}
+
+test.runIf(url)('a statement is prepared once and answers each call with its own values', async () => {
+  const client = await connect();
+  const text = 'select $1::int + $2::int as n';
+  const answers = [];
+  for (let i = 0; i < 3; i++) answers.push((await client.query<{ n: number }>(text, [i, 10])).rows[0]!.n);
+  expect(answers).toEqual([10, 11, 12]);
+  expect((await preparedTexts(client)).filter((statement) => statement === text)).toHaveLength(1);
+});
+
+test.runIf(url)('a statement of more parameters than the bound answers but is not kept prepared', async () => {
+  const client = await connect({ preparedMostParameters: 2 });
+  const small = 'select $1::int + $2::int as n';
+  const bulk = 'select $1::int + $2::int + $3::int as n';
+  expect((await client.query<{ n: number }>(small, [1, 2])).rows[0]!.n).toBe(3);
+  expect((await client.query<{ n: number }>(bulk, [1, 2, 3])).rows[0]!.n).toBe(6);
+  const prepared = await preparedTexts(client);
+  expect(prepared).toContain(small);
+  expect(prepared).not.toContain(bulk);
+});
