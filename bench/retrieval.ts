@@ -74,10 +74,18 @@ interface ShapeResult {
   latency: LatencyRow[];
   /** Seconds waited before the latency runs for the server to go quiet (sift.quiet). */
   quietSeconds: number;
-  /** Bytes of the server's data once quiet (sift.storageBytes), and of the text of every document it then held. */
-  storage: { bytes: number; textBytes: number };
+  /**
+   * Bytes of the server's data once quiet (sift.storageBytes), and of the text of every document it
+   * then held; `added`, the same grown since before this corpus: what the corpus alone costs.
+   */
+  storage: StorageFigures & { added: StorageFigures };
   /** Small documents only. */
   filtered: FilteredRow[];
+}
+
+interface StorageFigures {
+  bytes: number;
+  textBytes: number;
 }
 
 interface JudgedFigures {
@@ -100,6 +108,8 @@ interface PairedFigures {
 export interface RetrievalBenchResult {
   dialect: string;
   shapes: ShapeResult[];
+  /** Storage before the first corpus: the empty schema or data folder, and CISI's collection when there is one. */
+  storageBefore: StorageFigures;
   refusedP50: number;
   /** CISI's ranking alone, beside the neighbour and alone again once it is deleted; its latency beside it, paired. */
   judged: { alone: JudgedFigures; beside: JudgedFigures | null; aloneAgain: JudgedFigures | null; paired: PairedFigures | null } | null;
@@ -140,6 +150,9 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
     const results: ShapeResult[] = [];
     // The text the server holds: CISI's, then each shape's added.
     let textBytes = cisi ? cisi.documents.reduce((total, document) => total + document.bytes, 0) : 0;
+    await sift.quiet();
+    const storageBefore = { bytes: await sift.storageBytes(), textBytes };
+    let storedBefore = storageBefore;
     for (const shape of shapes) {
       const documents = generateCorpus(shape, megabytes);
       await bench.collections.add({ collection_name: shape });
@@ -160,7 +173,9 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
       const quietSeconds = await sift.quiet();
       progress(`${shape}: quiet after ${round(quietSeconds, 1)} s; measuring latency`);
       textBytes += documents.reduce((total, document) => total + document.bytes, 0);
-      const storage = { bytes: await sift.storageBytes(), textBytes };
+      const stored = { bytes: await sift.storageBytes(), textBytes };
+      const storage = { ...stored, added: { bytes: stored.bytes - storedBefore.bytes, textBytes: stored.textBytes - storedBefore.textBytes } };
+      storedBefore = stored;
       const floorSeconds = FLOOR_TABLES.reduce((sum, table) => sum + floor.indexSeconds[table], 0);
       results.push({
         shape,
@@ -189,7 +204,7 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
       await sift.post('/queries/top-documents', { collection_name: 'small', query: queries[i % queries.length], k: K }, null).catch(() => {});
       if (i >= 20) refused.push(performance.now() - t);
     }
-    const result: RetrievalBenchResult = { dialect, shapes: results, refusedP50: percentile(refused, 50), judged };
+    const result: RetrievalBenchResult = { dialect, shapes: results, storageBefore, refusedP50: percentile(refused, 50), judged };
     printRetrieval(result, megabytes, queryCount);
     return result;
   } finally {
@@ -381,12 +396,16 @@ function printRetrieval(result: RetrievalBenchResult, megabytes: number, queryCo
     })),
   );
   console.log(`\nStorage once quiet after each corpus, ${result.dialect === 'postgres' ? "the schema's tables (pg_total_relation_size)" : 'the data folder, write-ahead logs included'}, against the text it holds (target: SQLite <= 3x, PostgreSQL <= 4x)`);
+  const before = result.storageBefore;
+  console.log(`Before the first: ${round(before.bytes / 1e6)} MB, ${before.textBytes ? `CISI's ${round(before.textBytes / 1e6)} MB of text and ` : ''}the empty server's tables`);
   console.table(
     result.shapes.map(({ shape, storage }) => ({
       'after corpus': SHAPES[shape],
       'text MB': round(storage.textBytes / 1e6),
       'stored MB': round(storage.bytes / 1e6),
       'x text': round(storage.bytes / storage.textBytes),
+      'this corpus: MB': round(storage.added.bytes / 1e6),
+      'x its text': round(storage.added.bytes / storage.added.textBytes),
     })),
   );
   console.log(
