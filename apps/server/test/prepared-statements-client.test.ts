@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import { afterEach, expect, test } from 'vitest';
 import { PreparedStatementsClient } from '../src/db/prepared-statements-client.ts';
 
@@ -20,15 +21,21 @@ async function connect(config: { preparedMostParameters?: number } = {}) {
 
 /** The statements this connection holds prepared, by their text. */
 async function preparedTexts(client: PreparedStatementsClient): Promise<string[]> {
-  const { rows } = await client.query<{ statement: string }>('select statement from pg_prepared_statements order by statement', []);
+  const { rows }: pg.QueryResult<{ statement: string }> = await client.query('select statement from pg_prepared_statements order by statement', []);
   return rows.map((row) => row.statement);
+}
+
+/** The `n` a statement answers. */
+async function answer(client: PreparedStatementsClient, text: string, values: number[]): Promise<number> {
+  const { rows }: pg.QueryResult<{ n: number }> = await client.query(text, values);
+  return rows[0]!.n;
 }
 
 test.runIf(url)('a statement is prepared once and answers each call with its own values', async () => {
   const client = await connect();
   const text = 'select $1::int + $2::int as n';
   const answers = [];
-  for (let i = 0; i < 3; i++) answers.push((await client.query<{ n: number }>(text, [i, 10])).rows[0]!.n);
+  for (let i = 0; i < 3; i++) answers.push(await answer(client, text, [i, 10]));
   expect(answers).toEqual([10, 11, 12]);
   expect((await preparedTexts(client)).filter((statement) => statement === text)).toHaveLength(1);
 });
@@ -37,8 +44,8 @@ test.runIf(url)('a statement of more parameters than the bound answers but is no
   const client = await connect({ preparedMostParameters: 2 });
   const small = 'select $1::int + $2::int as n';
   const bulk = 'select $1::int + $2::int + $3::int as n';
-  expect((await client.query<{ n: number }>(small, [1, 2])).rows[0]!.n).toBe(3);
-  expect((await client.query<{ n: number }>(bulk, [1, 2, 3])).rows[0]!.n).toBe(6);
+  expect(await answer(client, small, [1, 2])).toBe(3);
+  expect(await answer(client, bulk, [1, 2, 3])).toBe(6);
   const prepared = await preparedTexts(client);
   expect(prepared).toContain(small);
   expect(prepared).not.toContain(bulk);
