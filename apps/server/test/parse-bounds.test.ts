@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, expect, test } from 'vitest';
+import { afterEach, beforeAll, expect, test, vi } from 'vitest';
 import { ParseError } from '../src/engine/ingest/parse.ts';
 import { ParsePool, ParsingStopped } from '../src/engine/ingest/parse-pool.ts';
 import { parseProcesses, pdfBomb, residentMb } from './pdf-bomb.ts';
@@ -18,6 +18,14 @@ beforeAll(async () => {
 }, 60_000);
 afterEach(() => pool?.close());
 
+/**
+ * Resolves once every parse process holds under 300 MB: the pool rejects as soon as it has sent
+ * SIGKILL, and a killed bomb's memory goes back to the system a moment later.
+ */
+async function bombReleased(): Promise<void> {
+  await vi.waitFor(() => expect(parseProcesses().every((process) => residentMb(process.pid) < 300)).toBe(true), { timeout: 10_000 });
+}
+
 /** Resolves once one of this process's parse processes holds more than `mb` (the bomb is inflating). */
 async function inflating(mb: number): Promise<void> {
   while (!parseProcesses().some((process) => residentMb(process.pid) > mb)) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -26,13 +34,13 @@ async function inflating(mb: number): Promise<void> {
 test('a PDF bomb is killed at the memory cap with the reason', { timeout: 120_000 }, async () => {
   pool = new ParsePool({ timeoutMs: 600_000, memoryMb: 300 });
   await expect(pool.run({ bytes: bomb, format: 'pdf' })).rejects.toThrow(new ParseError('Reading the PDF needed more than 300 MB of memory.'));
-  expect(parseProcesses().every((process) => residentMb(process.pid) < 300)).toBe(true);
+  await bombReleased();
 });
 
 test('a PDF bomb is killed at the timeout with the reason, and the pool reads the next file', { timeout: 120_000 }, async () => {
   pool = new ParsePool({ timeoutMs: 3000, memoryMb: 4096 });
   await expect(pool.run({ bytes: bomb, format: 'pdf' })).rejects.toThrow(new ParseError('Reading the PDF took longer than 3 seconds.'));
-  expect(parseProcesses().every((process) => residentMb(process.pid) < 300)).toBe(true);
+  await bombReleased();
   pool.close();
   pool = new ParsePool({ timeoutMs: 60_000, memoryMb: 1024 });
   expect((await pool.run({ bytes: twoPages, format: 'pdf' })).pages).toHaveLength(2);
