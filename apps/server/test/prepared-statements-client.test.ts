@@ -1,6 +1,12 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
 import type pg from 'pg';
 import { afterEach, expect, test } from 'vitest';
+import { openDatabase } from '../src/db/database.ts';
 import { PreparedStatementsClient } from '../src/db/prepared-statements-client.ts';
+import { freshPostgresSchema } from './postgres-schema.ts';
 
 /**
  * PostgreSQL connections that keep their statements prepared: a statement is prepared once and
@@ -49,4 +55,21 @@ test.runIf(url)('a statement of more parameters than the bound answers but is no
   const prepared = await preparedTexts(client);
   expect(prepared).toContain(small);
   expect(prepared).not.toContain(bulk);
+});
+
+test.runIf(url)("the database's shared pool keeps its small statements prepared and its bulk writes (over 64 parameters) not", async () => {
+  const database = await openDatabase({ dataDir: mkdtempSync(join(tmpdir(), 'sift-prepared-')), databaseUrl: (await freshPostgresSchema(url!)).url });
+  try {
+    const sum = (count: number) => sql.join(Array.from({ length: count }, (_, i) => sql`${i}::int`), sql` + `);
+    const prepared = await database.db.connection().execute(async (connection) => {
+      await sql`select ${sum(2)} as n`.execute(connection);
+      await sql`select ${sum(65)} as n`.execute(connection);
+      return (await sql<{ types: string }>`select parameter_types::text as types from pg_prepared_statements`.execute(connection)).rows;
+    });
+    const parameterCounts = prepared.map((row) => row.types.split(',').length);
+    expect(parameterCounts).toContain(2);
+    expect(parameterCounts).not.toContain(65);
+  } finally {
+    await database.destroy();
+  }
 });
