@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as textInPieces from '../src/db/migrations/024_text_in_pieces.ts';
+import * as shorterPieces from '../src/db/migrations/031_shorter_pieces.ts';
 import { PIECE_UNITS, textPieces } from '../src/engine/search/slices.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
@@ -23,8 +24,9 @@ function prose(length: number, seed: number): string {
 /** A word searched for, put at `offset` of a text. */
 const marked = (text: string, offset: number) => `${text.slice(0, offset)} beaconmark ${text.slice(offset)}`;
 
-/** Three pages whose markers sit near the pieces' boundaries once joined by blank lines. */
-const LONG_PAGES = [marked(prose(20_000, 1), PIECE_UNITS - 40), marked(prose(20_000, 2), 2 * PIECE_UNITS - 20_002 - 30), marked(prose(20_000, 3), 3 * PIECE_UNITS - 40_004 - 20)];
+/** Three pages longer than a piece whose markers sit near the pieces' boundaries once joined by blank lines. */
+const PAGE_CHARS = Math.round(PIECE_UNITS * 1.2);
+const LONG_PAGES = [1, 2, 3].map((n) => marked(prose(PAGE_CHARS, n), n * PIECE_UNITS - (n - 1) * (PAGE_CHARS + 2) - 50 + n * 10));
 /** One page whose first astral character straddles the first pieces' boundary. */
 const ASTRAL_PAGES = [`${marked(prose(PIECE_UNITS - 13, 4), 100)}\u{1F30A} beaconmark \u{1F426}${prose(20_000, 5)} beaconmark`];
 
@@ -75,7 +77,7 @@ describe.each([
 
   test('its opening, what a reranker reads of it, is its first units', async () => {
     const { id } = await h.database.db.selectFrom('documents').select('id').where('path', '=', path).executeTakeFirstOrThrow();
-    for (const units of [8_000, 100]) expect((await h.engine.search.openings([id], units)).get(id)).toBe(text.slice(0, units));
+    for (const units of [8_000, PIECE_UNITS * 2 + 7, 100]) expect((await h.engine.search.openings([id], units)).get(id)).toBe(text.slice(0, units));
   });
 
   test('each page hit holds its page', async () => {
@@ -84,6 +86,23 @@ describe.each([
     expect(hits.map((hit: { page_index: number }) => hit.page_index).sort()).toEqual(pages.map((_, i) => i));
     for (const hit of hits) expect(hit.content).toBe(pages[hit.page_index]);
   });
+});
+
+test('migration 031 cuts the long pieces of a database before it again, every snippet holding its slice as before', async () => {
+  const db = h.database.db as unknown as Kysely<unknown>;
+  const pieceLengths = async () => (await sql<{ n: number }>`select length(text) as n from document_pieces order by document_seq, start_index`.execute(db)).rows.map((row) => Number(row.n));
+  const fresh = await pieceLengths();
+  await shorterPieces.down(db);
+  expect(Math.max(...(await pieceLengths()))).toBeGreaterThan(PIECE_UNITS + 1);
+  await shorterPieces.up(db);
+  expect(await pieceLengths()).toEqual(fresh);
+  for (const [path, pages] of [['long.txt', LONG_PAGES], ['astral.txt', ASTRAL_PAGES]] as const) {
+    const text = pages.join('\n\n');
+    const { body } = await h.call('/v1/queries/top-snippets', { collection_name: 'pieces', query: 'beaconmark', k: 128, precise_responses: true }, f.keyA);
+    const hits = body.results.filter((hit: { path: string }) => hit.path === path);
+    expect(hits.length).toBeGreaterThan(0);
+    for (const hit of hits) expect(hit.content).toBe(text.slice(hit.start_index, hit.end_index));
+  }
 });
 
 test("a deleted document's text goes with it", async () => {

@@ -27,6 +27,7 @@ import * as rowCounts from './027_row_counts.ts';
 import * as pagesFileInText from './028_pages_file_in_text.ts';
 import * as queueAloneIndexes from './029_queue_alone_indexes.ts';
 import * as postingsArraysUnanalyzed from './030_postings_arrays_unanalyzed.ts';
+import * as shorterPieces from './031_shorter_pieces.ts';
 
 /**
  * Migrations by name; Kysely runs them in name order. Each area adds its own file here
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '028_pages_file_in_text': pagesFileInText,
   '029_queue_alone_indexes': queueAloneIndexes,
   '030_postings_arrays_unanalyzed': postingsArraysUnanalyzed,
+  '031_shorter_pieces': shorterPieces,
 };

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { openingExpression, PIECE_UNITS, textPieces } from './slices.ts';
+import { PIECE_UNITS, textPieces } from './slices.ts';
 
 test('a text is cut into pieces that join back into it, never between the two halves of a surrogate pair', () => {
   const straddling = `${'a'.repeat(PIECE_UNITS - 1)}\u{1F30A}${'b'.repeat(PIECE_UNITS * 2)}`;
@@ -14,9 +14,4 @@ test('a text is cut into pieces that join back into it, never between the two ha
   }
   expect(textPieces('')).toEqual([{ start_index: 0, text: '' }]);
   expect(textPieces(straddling)[0]!.text.length).toBe(PIECE_UNITS + 1);
-});
-
-test('an opening longer than half a piece is refused, not cut short at the first piece', () => {
-  expect(() => openingExpression('d', PIECE_UNITS / 2)).not.toThrow();
-  expect(() => openingExpression('d', PIECE_UNITS / 2 + 1)).toThrow(RangeError);
 });

@@ -12,19 +12,27 @@ import { type RawBuilder, sql } from 'kysely';
  * The SQL below runs on both dialects (string_agg with ORDER BY: SQLite 3.44 and later).
  */
 
-export const PIECE_UNITS = 16_384;
+/**
+ * Short, because PostgreSQL's substr walks a piece's characters from its start, so a slice near the
+ * end of a long piece costs many times one near its start; long enough that PostgreSQL still compresses
+ * most pieces (it compresses rows over about 2 KB) and a page or opening reads a few.
+ */
+export const PIECE_UNITS = 2048;
 
 const ASTRAL = /[\uD800-\uDBFF][\uDC00-\uDFFF]/;
 
 /** documents.text_astral of a text. */
 export const astralFlag = (text: string): number => (ASTRAL.test(text) ? 1 : 0);
 
-/** A text cut into its stored pieces; an empty text is one empty piece, so "no pieces" means "no text". */
-export function textPieces(text: string): { start_index: number; text: string }[] {
+/**
+ * A text cut into its stored pieces of `units` (PIECE_UNITS but in migrations); an empty text is
+ * one empty piece, so "no pieces" means "no text".
+ */
+export function textPieces(text: string, units = PIECE_UNITS): { start_index: number; text: string }[] {
   const pieces: { start_index: number; text: string }[] = [];
   let start = 0;
   do {
-    let end = Math.min(start + PIECE_UNITS, text.length);
+    let end = Math.min(start + units, text.length);
     // A surrogate pair is never split, so that each piece is a valid string.
     const last = text.charCodeAt(end - 1);
     if (end < text.length && last >= 0xd800 && last <= 0xdbff) end += 1;
@@ -43,14 +51,8 @@ export const wholeTextExpression = (document: string, schema: Schema = ''): stri
 
 export const wholeTextSql = (document: string): RawBuilder<string | null> => sql.raw(wholeTextExpression(document));
 
-/**
- * The first `units` of a document's text, read from its first piece alone: so at most
- * PIECE_UNITS / 2, which that piece holds even counted in code points of two units each.
- */
-export function openingExpression(document: string, units: number, schema: Schema = ''): string {
-  if (units > PIECE_UNITS / 2) throw new RangeError(`An opening is at most ${PIECE_UNITS / 2} units, not ${units}.`);
-  return `(select substr(x.text, 1, ${units}) from ${schema}document_pieces x where x.document_seq = ${document}.seq and x.start_index = 0)`;
-}
+/** The first `units` of a document's text; pass the result to slicedContent from 0, as for a slice. */
+export const openingExpression = (document: string, units: number, schema: Schema = ''): string => sliceExpression(document, '0', String(units), schema);
 
 export const openingSql = (document: string, units: number): RawBuilder<string | null> => sql.raw(openingExpression(document, units));
 
@@ -59,8 +61,11 @@ export const openingSql = (document: string, units: number): RawBuilder<string |
  * start_index to `end`, by default its end_index) from its document's text (`document`, a
  * documents alias); pass its result to slicedContent with the same offsets.
  */
-export function contentExpression(document: string, row: string, schema: Schema = '', end = `${row}.end_index`): string {
-  const [d, s, e] = [document, `${row}.start_index`, end];
+export const contentExpression = (document: string, row: string, schema: Schema = '', end = `${row}.end_index`): string =>
+  sliceExpression(document, `${row}.start_index`, end, schema);
+
+/** The SQL reading the text's slice [s, e) (SQL expressions) from the pieces it overlaps. */
+function sliceExpression(d: string, s: string, e: string, schema: Schema): string {
   // The pieces the slice overlaps (a piece is at most PIECE_UNITS + 1 long), and where it starts in each.
   const overlapping = `from ${schema}document_pieces x where x.document_seq = ${d}.seq and x.start_index < ${e} and x.start_index > ${s} - ${PIECE_UNITS + 1}`;
   const from = `case when ${s} > x.start_index then ${s} else x.start_index end`;
