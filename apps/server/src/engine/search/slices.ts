@@ -14,10 +14,11 @@ import { type RawBuilder, sql } from 'kysely';
 
 /**
  * Short, because PostgreSQL's substr walks a piece's characters from its start, so a slice near the
- * end of a long piece costs many times one near its start; long enough that PostgreSQL still compresses
- * most pieces (it compresses rows over about 2 KB) and a page or opening reads a few.
+ * end of a long piece costs many times one near its start. For ASCII text, 2,000 sits between two
+ * thresholds: a full piece's row is just over the 2,032 bytes past which PostgreSQL compresses a
+ * row, and two rows still fit one 4 KB SQLite page (a row over half a page leaves the rest empty).
  */
-export const PIECE_UNITS = 2048;
+export const PIECE_UNITS = 2000;
 
 const ASTRAL = /[\uD800-\uDBFF][\uDC00-\uDFFF]/;
 
