@@ -24,12 +24,12 @@ export async function down(db: Kysely<unknown>): Promise<void> {
 async function cutAgain(db: Kysely<unknown>, units: number, outOfShape: ReturnType<typeof sql>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   for (let after = 0; ; ) {
-    const { rows } = await sql<{ seq: number; text: string | null }>`
-      select d.seq, (select string_agg(x.text, '' order by x.start_index) from document_pieces x where x.document_seq = d.seq) as text
-      from documents d where d.seq > ${after} and (d.text_astral = 1 or ${outOfShape}) order by d.seq limit 16`.execute(db);
+    const { rows } = await sql<{ seq: number }>`
+      select d.seq from documents d where d.seq > ${after} and (d.text_astral = 1 or ${outOfShape}) order by d.seq limit 16`.execute(db);
     if (rows.length === 0) break;
+    // One text in memory at a time: a document may hold tens of MB.
     const replace = async (trx: Kysely<unknown>) => {
-      for (const row of rows) if (row.text !== null) await replacePieces(trx, Number(row.seq), textPieces(row.text, units));
+      for (const { seq } of rows) await cutDocument(trx, Number(seq), units);
     };
     if (postgres) await replace(db);
     else await db.transaction().execute(replace);
@@ -37,8 +37,12 @@ async function cutAgain(db: Kysely<unknown>, units: number, outOfShape: ReturnTy
   }
 }
 
-/** A document's new pieces in place of those it had, a few hundred a statement (SQLite allows 32,766 parameters). */
-async function replacePieces(db: Kysely<unknown>, seq: number, pieces: { start_index: number; text: string }[]): Promise<void> {
+/** A document's text in pieces of `units` in place of those it had, a few hundred a statement (SQLite allows 32,766 parameters). */
+async function cutDocument(db: Kysely<unknown>, seq: number, units: number): Promise<void> {
+  const { rows } = await sql<{ text: string | null }>`select string_agg(x.text, '' order by x.start_index) as text from document_pieces x where x.document_seq = ${seq}`.execute(db);
+  const text = rows[0]?.text;
+  if (text === null || text === undefined) return;
+  const pieces = textPieces(text, units);
   await sql`delete from document_pieces where document_seq = ${seq}`.execute(db);
   for (let start = 0; start < pieces.length; start += 256) {
     const values = pieces.slice(start, start + 256).map((piece) => sql`(${seq}, ${piece.start_index}, ${piece.text})`);
