@@ -27,7 +27,7 @@ export interface SearchEngine extends SearchIndex {
   page(documentId: string, pageIndex: number, includeContent: boolean): Promise<PageOfDocument | undefined>;
   /** A document's whole text; null while it has none (not yet indexed). */
   text(documentId: string): Promise<string | null>;
-  /** The first `units` of each of these documents' text (at most half a piece, slices.ts), by id: what a reranker reads of a document. */
+  /** The first `units` of each of these documents' text, by id: what a reranker reads of a document. */
   openings(documentIds: string[], units: number): Promise<Map<string, string>>;
 }
 
