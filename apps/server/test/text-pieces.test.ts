@@ -2,7 +2,8 @@ import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as textInPieces from '../src/db/migrations/024_text_in_pieces.ts';
 import * as shorterPieces from '../src/db/migrations/031_shorter_pieces.ts';
-import { PIECE_UNITS, textPieces } from '../src/engine/search/slices.ts';
+import * as piecesInBytes from '../src/db/migrations/032_pieces_in_bytes.ts';
+import { PIECE_BYTES, PIECE_UNITS, textPieces } from '../src/engine/search/slices.ts';
 import { type Harness, startHarness } from './harness.ts';
 import { providerFixtures } from './provider-fixtures.ts';
 
@@ -15,10 +16,12 @@ let h: Harness;
 let f: Awaited<ReturnType<typeof providerFixtures>>;
 
 const WORDS = ['harbor', 'tide', 'gull', 'rope', 'sail', 'keel', 'mast', 'anchor', 'reef', 'buoy'];
+/** Words of two and three UTF-8 bytes a character beside plain ones. */
+const ACCENTED_WORDS = [...WORDS, 'forêt', 'château', 'élève', 'garçon', 'naïve', 'река', 'город', '港口'];
 /** Deterministic prose of `length` characters. */
-function prose(length: number, seed: number): string {
+function prose(length: number, seed: number, words = WORDS): string {
   let text = '';
-  for (let i = seed; text.length < length; i = (i * 31 + 7) % 1009) text += `${WORDS[i % WORDS.length]}${i % 7 === 6 ? '. ' : ' '}`;
+  for (let i = seed; text.length < length; i = (i * 31 + 7) % 1009) text += `${words[i % words.length]}${i % 7 === 6 ? '. ' : ' '}`;
   return text.slice(0, length);
 }
 /** A word searched for, put at `offset` of a text. */
@@ -29,12 +32,23 @@ const PAGE_CHARS = Math.round(PIECE_UNITS * 1.2);
 const LONG_PAGES = [1, 2, 3].map((n) => marked(prose(PAGE_CHARS, n), n * PIECE_UNITS - (n - 1) * (PAGE_CHARS + 2) - 50 + n * 10));
 /** One page whose first astral character straddles the first pieces' boundary. */
 const ASTRAL_PAGES = [`${marked(prose(PIECE_UNITS - 13, 4), 100)}\u{1F30A} beaconmark \u{1F426}${prose(20_000, 5)} beaconmark`];
+/** Two pages of accented and non-Latin prose, cut at PIECE_BYTES rather than PIECE_UNITS, markers every 700 characters. */
+const ACCENTED_PAGES = [6, 7].map((seed) => {
+  let page = prose(PAGE_CHARS * 2, seed, ACCENTED_WORDS);
+  for (let offset = page.length - 700; offset > 0; offset -= 700) page = marked(page, offset);
+  return page;
+});
+const DOCUMENTS = [
+  ['long.txt', LONG_PAGES],
+  ['astral.txt', ASTRAL_PAGES],
+  ['accented.txt', ACCENTED_PAGES],
+] as const;
 
 beforeAll(async () => {
   h = await startHarness();
   f = await providerFixtures(h);
   await h.call('/v1/collections/add-collection', { collection_name: 'pieces' }, f.keyA);
-  for (const [path, pages] of [['long.txt', LONG_PAGES], ['astral.txt', ASTRAL_PAGES]] as const) {
+  for (const [path, pages] of DOCUMENTS) {
     const added = await h.call('/v1/documents/add-document', { collection_name: 'pieces', path, content: { type: 'text-pages', pages } }, f.keyA);
     expect(added.status).toBe(201);
   }
@@ -45,10 +59,7 @@ afterAll(async () => {
   await h.close();
 });
 
-describe.each([
-  ['long.txt', LONG_PAGES],
-  ['astral.txt', ASTRAL_PAGES],
-])('%s', (path, pages) => {
+describe.each(DOCUMENTS)('%s', (path, pages) => {
   const text = pages.join('\n\n');
 
   test('its whole text comes back with the document', async () => {
@@ -88,21 +99,41 @@ describe.each([
   });
 });
 
-test('migration 031 cuts the long pieces of a database before it again, every snippet holding its slice as before', async () => {
-  const db = h.database.db as unknown as Kysely<unknown>;
-  const pieceLengths = async () => (await sql<{ n: number }>`select length(text) as n from document_pieces order by document_seq, start_index`.execute(db)).rows.map((row) => Number(row.n));
-  const fresh = await pieceLengths();
-  await shorterPieces.down(db);
-  expect(Math.max(...(await pieceLengths()))).toBeGreaterThan(PIECE_UNITS + 1);
-  await shorterPieces.up(db);
-  expect(await pieceLengths()).toEqual(fresh);
-  for (const [path, pages] of [['long.txt', LONG_PAGES], ['astral.txt', ASTRAL_PAGES]] as const) {
+const pieceLengths = async (measure: 'length' | 'octet_length' = 'length') =>
+  (await sql<{ n: number }>`select ${sql.raw(measure)}(text) as n from document_pieces order by document_seq, start_index`.execute(h.database.db)).rows.map((row) => Number(row.n));
+
+/** Every beaconmark snippet of every document holds its exact slice of the text. */
+async function expectEverySnippetItsSlice(): Promise<void> {
+  const { body } = await h.call('/v1/queries/top-snippets', { collection_name: 'pieces', query: 'beaconmark', k: 128, precise_responses: true }, f.keyA);
+  for (const [path, pages] of DOCUMENTS) {
     const text = pages.join('\n\n');
-    const { body } = await h.call('/v1/queries/top-snippets', { collection_name: 'pieces', query: 'beaconmark', k: 128, precise_responses: true }, f.keyA);
     const hits = body.results.filter((hit: { path: string }) => hit.path === path);
     expect(hits.length).toBeGreaterThan(0);
     for (const hit of hits) expect(hit.content).toBe(text.slice(hit.start_index, hit.end_index));
   }
+}
+
+test('migrations 031 and 032 cut the long pieces of a database before them again, every snippet holding its slice as before', async () => {
+  const db = h.database.db as unknown as Kysely<unknown>;
+  const fresh = await pieceLengths();
+  await piecesInBytes.down(db);
+  await shorterPieces.down(db);
+  expect(Math.max(...(await pieceLengths()))).toBeGreaterThan(PIECE_UNITS + 1);
+  await shorterPieces.up(db);
+  await piecesInBytes.up(db);
+  expect(await pieceLengths()).toEqual(fresh);
+  await expectEverySnippetItsSlice();
+});
+
+test('migration 032 cuts again only the pieces over PIECE_BYTES, at their bytes', async () => {
+  const db = h.database.db as unknown as Kysely<unknown>;
+  const fresh = await pieceLengths();
+  expect(Math.max(...(await pieceLengths('octet_length')))).toBeLessThanOrEqual(PIECE_BYTES);
+  await piecesInBytes.down(db);
+  expect(Math.max(...(await pieceLengths('octet_length')))).toBeGreaterThan(PIECE_BYTES);
+  await piecesInBytes.up(db);
+  expect(await pieceLengths()).toEqual(fresh);
+  await expectEverySnippetItsSlice();
 });
 
 test.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('migration 031 failing halfway on SQLite leaves every text whole, and goes on at the next run', async () => {
@@ -110,7 +141,7 @@ test.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('migration 031 failing
   const texts = async () =>
     (await sql<{ text: string }>`select string_agg(text, '' order by start_index) as text from document_pieces group by document_seq order by document_seq`.execute(db)).rows.map((row) => row.text);
   const before = await texts();
-  expect(before).toEqual([LONG_PAGES.join('\n\n'), ASTRAL_PAGES.join('\n\n')]);
+  expect(before).toEqual(DOCUMENTS.map(([, pages]) => pages.join('\n\n')));
   await shorterPieces.down(db);
   // The last document's new pieces are refused, after the first's were written.
   const { last } = await db.selectFrom('documents' as never).select(sql<number>`max(seq)`.as('last')).executeTakeFirstOrThrow();
@@ -122,15 +153,17 @@ test.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('migration 031 failing
   expect(await texts()).toEqual(before);
   const { longest } = await db.selectFrom('document_pieces' as never).select(sql<number>`max(length(text))`.as('longest')).executeTakeFirstOrThrow();
   expect(Number(longest)).toBeLessThanOrEqual(PIECE_UNITS + 1);
+  // As the migrator would go on: the accented text's pieces bounded in bytes again.
+  await piecesInBytes.up(db);
 });
 
 test("a deleted document's text goes with it", async () => {
   const pieces = () => h.database.db.selectFrom('document_pieces').innerJoin('documents', 'documents.seq', 'document_pieces.document_seq').select('documents.path').execute();
-  expect(new Set((await pieces()).map((row) => row.path))).toEqual(new Set(['long.txt', 'astral.txt']));
+  expect(new Set((await pieces()).map((row) => row.path))).toEqual(new Set(['long.txt', 'astral.txt', 'accented.txt']));
   expect((await h.call('/v1/documents/delete-document', { collection_name: 'pieces', path: 'long.txt' }, f.keyA)).status).toBe(200);
-  expect(new Set((await pieces()).map((row) => row.path))).toEqual(new Set(['astral.txt']));
+  expect(new Set((await pieces()).map((row) => row.path))).toEqual(new Set(['astral.txt', 'accented.txt']));
   const { count } = await h.database.db.selectFrom('document_pieces').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  expect(Number(count)).toBe(textPieces(ASTRAL_PAGES.join('\n\n')).length);
+  expect(Number(count)).toBe(textPieces(ASTRAL_PAGES.join('\n\n')).length + textPieces(ACCENTED_PAGES.join('\n\n')).length);
 });
 
 // SQLite's migrator runs no transaction of its own: a migration that fails halfway must leave the
@@ -140,7 +173,7 @@ test.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('migration 024 failing
   const texts = async () => (await sql<{ text: string }>`select text from documents order by seq`.execute(db)).rows.map((row) => row.text);
   await textInPieces.down(db);
   const before = await texts();
-  expect(before).toEqual([ASTRAL_PAGES.join('\n\n')]);
+  expect(before).toEqual([ASTRAL_PAGES.join('\n\n'), ACCENTED_PAGES.join('\n\n')]);
   // A view reading the column makes its drop, the migration's last step, fail.
   await sql`create view document_texts as select text from documents`.execute(db);
   await expect(textInPieces.up(db)).rejects.toThrow();

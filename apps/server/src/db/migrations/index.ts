@@ -28,6 +28,7 @@ import * as pagesFileInText from './028_pages_file_in_text.ts';
 import * as queueAloneIndexes from './029_queue_alone_indexes.ts';
 import * as postingsArraysUnanalyzed from './030_postings_arrays_unanalyzed.ts';
 import * as shorterPieces from './031_shorter_pieces.ts';
+import * as piecesInBytes from './032_pieces_in_bytes.ts';
 
 /**
  * Migrations by name; Kysely runs them in name order. Each area adds its own file here
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   '029_queue_alone_indexes': queueAloneIndexes,
   '030_postings_arrays_unanalyzed': postingsArraysUnanalyzed,
   '031_shorter_pieces': shorterPieces,
+  '032_pieces_in_bytes': piecesInBytes,
 };

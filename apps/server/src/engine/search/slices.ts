@@ -2,9 +2,9 @@ import { type RawBuilder, sql } from 'kysely';
 
 /**
  * A document's text is stored once, in pieces (`document_pieces`, at most PIECE_UNITS + 1 UTF-16
- * code units each, keyed by where they start): a page's or snippet's content is the slice
- * [start_index, end_index) of the text, read from the pieces it overlaps, so a snippet of a 60 MB
- * document reads a piece or two instead of the whole text. Offsets count UTF-16 code units as
+ * code units and PIECE_BYTES UTF-8 bytes each, keyed by where they start): a page's or snippet's
+ * content is the slice [start_index, end_index) of the text, read from the pieces it overlaps, so
+ * a snippet of a 60 MB document reads a piece or two instead of the whole text. Offsets count UTF-16 code units as
  * JavaScript does; SQL's substr counts code points, the same thing for a text without characters
  * outside the Basic Multilingual Plane. A text with some (documents.text_astral) gives the whole
  * pieces the slice overlaps instead, and where the first starts (contentFromSql), cut here
@@ -20,23 +20,35 @@ import { type RawBuilder, sql } from 'kysely';
  */
 export const PIECE_UNITS = 2000;
 
+/**
+ * Most UTF-8 bytes of a piece, so that a piece of accented or non-Latin text, whose characters take
+ * two or three bytes, still leaves room for a second in a SQLite page: it is cut shorter instead.
+ */
+export const PIECE_BYTES = 2000;
+
 const ASTRAL = /[\uD800-\uDBFF][\uDC00-\uDFFF]/;
 
 /** documents.text_astral of a text. */
 export const astralFlag = (text: string): number => (ASTRAL.test(text) ? 1 : 0);
 
+const utf8 = new TextEncoder();
+
 /**
- * A text cut into its stored pieces of `units` (PIECE_UNITS but in migrations); an empty text is
- * one empty piece, so "no pieces" means "no text".
+ * A text cut into its stored pieces of at most `units` UTF-16 units (one more to keep a surrogate
+ * pair whole) and `bytes` UTF-8 bytes (null: units alone, as migration 031 cut them); an empty
+ * text is one empty piece, so "no pieces" means "no text".
  */
-export function textPieces(text: string, units = PIECE_UNITS): { start_index: number; text: string }[] {
+export function textPieces(text: string, units = PIECE_UNITS, bytes: number | null = PIECE_BYTES): { start_index: number; text: string }[] {
   const pieces: { start_index: number; text: string }[] = [];
+  const buffer = bytes === null ? null : new Uint8Array(bytes);
   let start = 0;
   do {
     let end = Math.min(start + units, text.length);
     // A surrogate pair is never split, so that each piece is a valid string.
     const last = text.charCodeAt(end - 1);
     if (end < text.length && last >= 0xd800 && last <= 0xdbff) end += 1;
+    // encodeInto stops before the first character that does not fit, never inside a pair.
+    if (buffer) end = start + utf8.encodeInto(text.slice(start, end), buffer).read;
     pieces.push({ start_index: start, text: text.slice(start, end) });
     start = end;
   } while (start < text.length);
@@ -65,13 +77,19 @@ export const openingSql = (document: string, units: number): RawBuilder<string |
 export const contentExpression = (document: string, row: string, schema: Schema = '', end = `${row}.end_index`): string =>
   sliceExpression(document, `${row}.start_index`, end, schema);
 
+/**
+ * The pieces a slice [s, e) (SQL expressions) may overlap: a piece is at most PIECE_UNITS + 1 long.
+ * The first may end before s (a shorter piece), so an astral text's pieces are cut from the first's
+ * start (contentFromExpression), not from the start of the piece holding s.
+ */
+const overlapping = (d: string, s: string, e: string, schema: Schema): string =>
+  `from ${schema}document_pieces x where x.document_seq = ${d}.seq and x.start_index < ${e} and x.start_index > ${s} - ${PIECE_UNITS + 1}`;
+
 /** The SQL reading the text's slice [s, e) (SQL expressions) from the pieces it overlaps. */
 function sliceExpression(d: string, s: string, e: string, schema: Schema): string {
-  // The pieces the slice overlaps (a piece is at most PIECE_UNITS + 1 long), and where it starts in each.
-  const overlapping = `from ${schema}document_pieces x where x.document_seq = ${d}.seq and x.start_index < ${e} and x.start_index > ${s} - ${PIECE_UNITS + 1}`;
   const from = `case when ${s} > x.start_index then ${s} else x.start_index end`;
-  return `case when ${d}.text_astral = 1 then (select string_agg(x.text, '' order by x.start_index) ${overlapping})
-    else (select string_agg(substr(x.text, ${from} - x.start_index + 1, ${e} - ${from}), '' order by x.start_index) ${overlapping}) end`;
+  return `case when ${d}.text_astral = 1 then (select string_agg(x.text, '' order by x.start_index) ${overlapping(d, s, e, schema)})
+    else (select string_agg(substr(x.text, ${from} - x.start_index + 1, ${e} - ${from}), '' order by x.start_index) ${overlapping(d, s, e, schema)}) end`;
 }
 
 /** The same for the first `units` of a page's or snippet's content (`row`), what an embedder reads of it. */
@@ -83,7 +101,7 @@ export function rowOpeningExpression(document: string, row: string, units: numbe
 /** Where what contentExpression reads starts in the text: the slice's start, or an astral text's first piece read. */
 export function contentFromExpression(document: string, row: string, schema: Schema = ''): string {
   const s = `${row}.start_index`;
-  return `case when ${document}.text_astral = 1 then (select max(x.start_index) from ${schema}document_pieces x where x.document_seq = ${document}.seq and x.start_index <= ${s}) else ${s} end`;
+  return `case when ${document}.text_astral = 1 then (select min(x.start_index) ${overlapping(document, s, `${row}.end_index`, schema)}) else ${s} end`;
 }
 
 export const contentSql = (document: string, row: string): RawBuilder<string> => sql.raw(contentExpression(document, row));
