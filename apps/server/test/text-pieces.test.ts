@@ -38,11 +38,16 @@ const ACCENTED_PAGES = [6, 7].map((seed) => {
   for (let offset = page.length - 700; offset > 0; offset -= 700) page = marked(page, offset);
   return page;
 });
+/** An astral text whose second page starts exactly where its second piece does (the first is ASCII, two units short of a piece, then a blank line). */
+const BOUNDARY_PAGES = [marked(prose(PIECE_UNITS - 14, 8), 100), `\u{1F30A} beaconmark ${prose(3_000, 9)} beaconmark`];
 const DOCUMENTS = [
   ['long.txt', LONG_PAGES],
   ['astral.txt', ASTRAL_PAGES],
   ['accented.txt', ACCENTED_PAGES],
+  ['boundary.txt', BOUNDARY_PAGES],
 ] as const;
+/** Each document's whole text, by path. */
+const textOf = Object.fromEntries(DOCUMENTS.map(([path, pages]) => [path, pages.join('\n\n')]));
 
 beforeAll(async () => {
   h = await startHarness();
@@ -59,8 +64,12 @@ afterAll(async () => {
   await h.close();
 });
 
+test("boundary.txt's second page starts where its second piece does", () => {
+  expect(textPieces(textOf['boundary.txt']!)[1]!.start_index).toBe(BOUNDARY_PAGES[0]!.length + 2);
+});
+
 describe.each(DOCUMENTS)('%s', (path, pages) => {
-  const text = pages.join('\n\n');
+  const text = textOf[path]!;
 
   test('its whole text comes back with the document', async () => {
     const info = await h.call('/v1/documents/get-document-info', { collection_name: 'pieces', path, include_content: true }, f.keyA);
@@ -105,8 +114,8 @@ const pieceLengths = async (measure: 'length' | 'octet_length' = 'length') =>
 /** Every beaconmark snippet of every document holds its exact slice of the text. */
 async function expectEverySnippetItsSlice(): Promise<void> {
   const { body } = await h.call('/v1/queries/top-snippets', { collection_name: 'pieces', query: 'beaconmark', k: 128, precise_responses: true }, f.keyA);
-  for (const [path, pages] of DOCUMENTS) {
-    const text = pages.join('\n\n');
+  for (const [path] of DOCUMENTS) {
+    const text = textOf[path]!;
     const hits = body.results.filter((hit: { path: string }) => hit.path === path);
     expect(hits.length).toBeGreaterThan(0);
     for (const hit of hits) expect(hit.content).toBe(text.slice(hit.start_index, hit.end_index));
@@ -141,7 +150,7 @@ test.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('migration 031 failing
   const texts = async () =>
     (await sql<{ text: string }>`select string_agg(text, '' order by start_index) as text from document_pieces group by document_seq order by document_seq`.execute(db)).rows.map((row) => row.text);
   const before = await texts();
-  expect(before).toEqual(DOCUMENTS.map(([, pages]) => pages.join('\n\n')));
+  expect(before).toEqual(DOCUMENTS.map(([path]) => textOf[path]));
   await shorterPieces.down(db);
   // The last document's new pieces are refused, after the first's were written.
   const { last } = await db.selectFrom('documents' as never).select(sql<number>`max(seq)`.as('last')).executeTakeFirstOrThrow();
@@ -159,11 +168,13 @@ test.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('migration 031 failing
 
 test("a deleted document's text goes with it", async () => {
   const pieces = () => h.database.db.selectFrom('document_pieces').innerJoin('documents', 'documents.seq', 'document_pieces.document_seq').select('documents.path').execute();
-  expect(new Set((await pieces()).map((row) => row.path))).toEqual(new Set(['long.txt', 'astral.txt', 'accented.txt']));
+  const paths = DOCUMENTS.map(([path]) => path);
+  expect(new Set((await pieces()).map((row) => row.path))).toEqual(new Set(paths));
   expect((await h.call('/v1/documents/delete-document', { collection_name: 'pieces', path: 'long.txt' }, f.keyA)).status).toBe(200);
-  expect(new Set((await pieces()).map((row) => row.path))).toEqual(new Set(['astral.txt', 'accented.txt']));
+  const left = paths.filter((path) => path !== 'long.txt');
+  expect(new Set((await pieces()).map((row) => row.path))).toEqual(new Set(left));
   const { count } = await h.database.db.selectFrom('document_pieces').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  expect(Number(count)).toBe(textPieces(ASTRAL_PAGES.join('\n\n')).length + textPieces(ACCENTED_PAGES.join('\n\n')).length);
+  expect(Number(count)).toBe(left.reduce((sum, path) => sum + textPieces(textOf[path]!).length, 0));
 });
 
 // SQLite's migrator runs no transaction of its own: a migration that fails halfway must leave the
@@ -173,7 +184,7 @@ test.skipIf(process.env.SIFT_TEST_DIALECT === 'postgres')('migration 024 failing
   const texts = async () => (await sql<{ text: string }>`select text from documents order by seq`.execute(db)).rows.map((row) => row.text);
   await textInPieces.down(db);
   const before = await texts();
-  expect(before).toEqual([ASTRAL_PAGES.join('\n\n'), ACCENTED_PAGES.join('\n\n')]);
+  expect(before).toEqual(DOCUMENTS.filter(([path]) => path !== 'long.txt').map(([path]) => textOf[path]));
   // A view reading the column makes its drop, the migration's last step, fail.
   await sql`create view document_texts as select text from documents`.execute(db);
   await expect(textInPieces.up(db)).rejects.toThrow();

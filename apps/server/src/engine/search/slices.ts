@@ -4,11 +4,11 @@ import { type RawBuilder, sql } from 'kysely';
  * A document's text is stored once, in pieces (`document_pieces`, at most PIECE_UNITS + 1 UTF-16
  * code units and PIECE_BYTES UTF-8 bytes each, keyed by where they start): a page's or snippet's
  * content is the slice [start_index, end_index) of the text, read from the pieces it overlaps, so
- * a snippet of a 60 MB document reads a piece or two instead of the whole text. Offsets count UTF-16 code units as
- * JavaScript does; SQL's substr counts code points, the same thing for a text without characters
- * outside the Basic Multilingual Plane. A text with some (documents.text_astral) gives the whole
- * pieces the slice overlaps instead, and where the first starts (contentFromSql), cut here
- * (slicedContent).
+ * a snippet of a 60 MB document reads a piece or two instead of the whole text. Offsets count
+ * UTF-16 code units as JavaScript does; SQL's substr counts code points, the same thing for a text
+ * without characters outside the Basic Multilingual Plane. A text with some (documents.text_astral)
+ * gives the whole pieces the slice overlaps instead, and where the first starts (contentFromSql),
+ * cut here (slicedContent).
  * The SQL below runs on both dialects (string_agg with ORDER BY: SQLite 3.44 and later).
  */
 
