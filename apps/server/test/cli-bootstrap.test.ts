@@ -32,7 +32,6 @@ test('bootstrap prints a session token, an organization and an API key, and reus
     const info = await h.call('/api/organizations/get-info', { organization_id: first.organization_id }, first.session_token);
     expect(info.body.api_keys[0]).toMatchObject({ api_key: first.api_key, permission: 'all' });
   } finally {
-    await h.app.close();
-    await h.database.destroy();
+    await h.close();
   }
 });

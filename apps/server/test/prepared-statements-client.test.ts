@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -58,7 +58,8 @@ test.runIf(url)('a statement of more parameters than the bound answers but is no
 });
 
 test.runIf(url)("the database's shared pool keeps its small statements prepared and its bulk writes (over 64 parameters) not", async () => {
-  const database = await openDatabase({ dataDir: mkdtempSync(join(tmpdir(), 'sift-prepared-')), databaseUrl: (await freshPostgresSchema(url!)).url });
+  const dataDir = mkdtempSync(join(tmpdir(), 'sift-prepared-'));
+  const database = await openDatabase({ dataDir, databaseUrl: (await freshPostgresSchema(url!)).url });
   try {
     const sum = (count: number) => sql.join(Array.from({ length: count }, (_, i) => sql`${i}::int`), sql` + `);
     const prepared = await database.db.connection().execute(async (connection) => {
@@ -71,5 +72,6 @@ test.runIf(url)("the database's shared pool keeps its small statements prepared 
     expect(parameterCounts).not.toContain(65);
   } finally {
     await database.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });
