@@ -12,7 +12,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { generateCommonQueries, generateCorpus, generateQueries } from './support/corpus.ts';
 import { ingest } from './support/ingest.ts';
-import { dialectFromArguments, startSift } from './support/sift.ts';
+import { cpuSecondsOfStat, dialectFromArguments, postgresCpuMeter, startSift } from './support/sift.ts';
 import { progress } from './support/stats.ts';
 
 const dialect = dialectFromArguments();
@@ -87,34 +87,14 @@ function threadCpu(label: string, before: Map<string, number>, ownBefore: NodeJS
   const after = threads();
   const own = process.cpuUsage(ownBefore);
   const spent = [...after].map(([k, v]) => [k, v - (before.get(k) ?? 0)] as const).filter(([, v]) => v > 0.3);
-  const database = dialect === 'postgres' ? `; PostgreSQL's processes ${postgresCpuSince(postgresBefore).toFixed(1)}` : '';
+  const database = dialect === 'postgres' ? `; PostgreSQL's processes ${postgresSpent().toFixed(1)}` : '';
   console.log(`thread CPU s ${label}: ${spent.map(([k, v]) => `${k}=${v.toFixed(1)}`).join(' ')}; this process (autocannon) ${((own.user + own.system) / 1e6).toFixed(1)}${database}`);
 }
-/** CPU seconds of each process named postgres on this machine (the server's backends among them), by pid. */
-function postgresCpu(): Map<string, number> {
-  const seconds = new Map<string, number>();
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      seconds.set(pid, (Number(fields[11]) + Number(fields[12])) / 100);
-    } catch {}
-  }
-  return seconds;
-}
-/** CPU seconds PostgreSQL's processes spent since `before`, per process: one that ended meanwhile is left out rather than subtracted. */
-function postgresCpuSince(before: Map<string, number>): number {
-  let spent = 0;
-  for (const [pid, seconds] of postgresCpu()) spent += seconds - (before.get(pid) ?? 0);
-  return spent;
-}
-let postgresBefore = new Map<string, number>();
+let postgresSpent = postgresCpuMeter();
 if (!process.env.NO_IDLE) {
   progress('idle search');
   const [before, own] = [threads(), process.cpuUsage()];
-  postgresBefore = postgresCpu();
+  postgresSpent = postgresCpuMeter();
   const from = process.hrtime.bigint() / 1000n;
   await load(Number(process.env.IDLE_S ?? 10));
   threadCpu('idle', before, own);
@@ -127,8 +107,7 @@ function threads(): Map<string, number> {
     try {
       const stat = readFileSync(`/proc/${sift.process.pid}/task/${tid}/stat`, 'utf8');
       const name = /\((.*)\)/.exec(stat)![1];
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(`${tid}:${name}`, (Number(fields[11]) + Number(fields[12])) / 100);
+      out.set(`${tid}:${name}`, cpuSecondsOfStat(stat));
     } catch {}
   }
   return out;
@@ -136,7 +115,7 @@ function threads(): Map<string, number> {
 if (process.env.ONLY_IDLE) { await sift.stop(); process.exit(0); }
 const before = threads();
 const ownBefore = process.cpuUsage();
-postgresBefore = postgresCpu();
+postgresSpent = postgresCpuMeter();
 progress('busy');
 const ingesting = ingest(client, 'ingest-busy', busyBatch);
 await load(600, ingesting);

@@ -10,7 +10,7 @@ import { type CorpusShape, generateCommonQueries, generateCorpus, generateQuerie
 import { buildFloor, FLOOR_TABLES, type Floor, type FloorTable } from './support/floor.ts';
 import { floorAnalyzer } from './support/analyzer.ts';
 import { ingest, type IngestFigures } from './support/ingest.ts';
-import { dialectFromArguments, type Sift, startSift } from './support/sift.ts';
+import { dialectFromArguments, postgresCpuMeter, type Sift, startSift } from './support/sift.ts';
 import { banner, percentile, progress, round } from './support/stats.ts';
 
 /**
@@ -70,6 +70,8 @@ interface ShapeResult {
   ingest: IngestFigures;
   /** Server CPU seconds (all threads) from the first upload until every document was final. */
   ingestCpuSeconds: number;
+  /** PostgreSQL's processes' CPU seconds over the same time (postgresCpuMeter); null on SQLite. */
+  ingestDatabaseCpuSeconds: number | null;
   floorMegabytesPerSecond: { textOnce: number; allTables: number };
   latency: LatencyRow[];
   /** Seconds waited before the latency runs for the server to go quiet (sift.quiet). */
@@ -160,8 +162,10 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
       await sift.quiet();
       progress(`${shape}: ingesting ${documents.length} documents`);
       const cpuBefore = sift.cpuSeconds();
+      const databaseCpu = sift.databaseUrl ? postgresCpuMeter() : null;
       const figures = await ingest(bench, shape, documents, { metadata: (i) => ({ group: `g${i % 10}`, shard: `s${i % 200}` }) });
       const ingestCpuSeconds = sift.cpuSeconds() - cpuBefore;
+      const ingestDatabaseCpuSeconds = databaseCpu?.() ?? null;
       progress(`${shape}: ${figures.megabytesPerSecond.toFixed(2)} MB/s; building the floor`);
       if (judged && !judged.beside) {
         judged.beside = await measureJudged(sift, cisi!);
@@ -181,6 +185,7 @@ export async function runRetrievalBench(options: { megabytes?: number; queries?:
         shape,
         ingest: figures,
         ingestCpuSeconds,
+        ingestDatabaseCpuSeconds,
         floorMegabytesPerSecond: { textOnce: floor.megabytes / floor.indexSeconds.documents, allTables: floor.megabytes / floorSeconds },
         latency: await measureLatency(sift, bare, shape, floor, queries),
         quietSeconds,
@@ -381,7 +386,7 @@ function printRetrieval(result: RetrievalBenchResult, megabytes: number, queryCo
   console.log(`Floor: ${floorAnalyzer.name}; a file holding only the measured collection's rows.`);
   console.log(`\nIngestion of ${megabytes} MB through the zeroentropy SDK, 8 uploads in flight, until every document is final (target: ratio >= 0.5)`);
   console.table(
-    result.shapes.map(({ shape, ingest: figures, ingestCpuSeconds, floorMegabytesPerSecond: floor }) => ({
+    result.shapes.map(({ shape, ingest: figures, ingestCpuSeconds, ingestDatabaseCpuSeconds, floorMegabytesPerSecond: floor }) => ({
       corpus: SHAPES[shape],
       documents: figures.documents,
       'upload s': round(figures.uploadSeconds),
@@ -392,6 +397,7 @@ function printRetrieval(result: RetrievalBenchResult, megabytes: number, queryCo
       'floor MB/s (4 tables)': round(floor.allTables),
       'ratio (4 tables)': round(figures.megabytesPerSecond / floor.allTables),
       'server CPU s per MB': round(ingestCpuSeconds / figures.megabytes, 3),
+      ...(ingestDatabaseCpuSeconds === null ? {} : { 'PostgreSQL CPU s per MB': round(ingestDatabaseCpuSeconds / figures.megabytes, 3) }),
       failed: figures.failedUploads + figures.failedDocuments,
     })),
   );

@@ -301,12 +301,44 @@ export function processRssMb(pid: number): number {
 /** utime + stime of a process (fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 1/100 s). */
 export function processCpuSeconds(pid: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return cpuSecondsOfStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return NaN;
   }
+}
+
+/** The user and system CPU seconds a `/proc/<pid>/stat` (or a thread's `task/<tid>/stat`) holds. */
+export function cpuSecondsOfStat(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * Counts the CPU seconds of every process named postgres on this machine (a server's backends
+ * among them) from now: the function returned reads the count. A process that ends meanwhile
+ * is left out rather than subtracted.
+ */
+export function postgresCpuMeter(): () => number {
+  const before = postgresCpu();
+  return () => {
+    let spent = 0;
+    for (const [pid, seconds] of postgresCpu()) spent += seconds - (before.get(pid) ?? 0);
+    return spent;
+  };
+}
+
+function postgresCpu(): Map<string, number> {
+  const seconds = new Map<string, number>();
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.includes('(postgres)')) seconds.set(pid, cpuSecondsOfStat(stat));
+    } catch {
+      // The process ended while the folder was read.
+    }
+  }
+  return seconds;
 }
 
 /**
