@@ -59,9 +59,12 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
     call,
     signIn,
     async close() {
-      await app.close();
-      await database.destroy();
-      rmSync(dataDir, { recursive: true, force: true });
+      try {
+        await app.close();
+        await database.destroy();
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }

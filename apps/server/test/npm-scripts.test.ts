@@ -16,8 +16,9 @@ import { freePort } from './cluster.ts';
  * serve without building the dashboard here (`npm run dev` runs in the checkout: Vite serves it).
  */
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
-const folder = mkdtempSync(join(tmpdir(), 'sift-start-'));
-const dataDir = mkdtempSync(join(tmpdir(), 'sift-start-data-'));
+/** Where the scripts run and keep their data: made by layOut, so a run that skips every test (PostgreSQL) makes neither. */
+let folder = '';
+let dataDir = '';
 /** Process groups started here: whatever a failed test left running is ended with them. */
 const groups: number[] = [];
 afterAll(() => {
@@ -28,6 +29,8 @@ afterAll(() => {
 
 beforeAll(layOut);
 function layOut(): void {
+  folder = mkdtempSync(join(tmpdir(), 'sift-start-'));
+  dataDir = mkdtempSync(join(tmpdir(), 'sift-start-data-'));
   for (const path of ['node_modules', 'apps/server', 'apps/web/src', 'apps/web/index.html', 'packages/contracts/src']) {
     mkdirSync(dirname(join(folder, path)), { recursive: true });
     symlinkSync(join(repo, path), join(folder, path));
