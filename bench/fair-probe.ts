@@ -83,21 +83,22 @@ async function load(seconds: number, until?: Promise<unknown>) {
   console.log(`rps ${(result.requests.total / result.duration).toFixed(0)} p50 ${result.latency.p50} p99 ${result.latency.p99} max ${result.latency.max} >2s ${slow.length} non2xx ${result.non2xx} errors ${result.errors}`);
   if (slow.length) console.log(`slow at s: ${slow.slice(0, 60).join(' ')}`);
 }
-function threadCpu(label: string, before: Map<string, number>, ownBefore: NodeJS.CpuUsage): void {
-  const after = threads();
-  const own = process.cpuUsage(ownBefore);
-  const spent = [...after].map(([k, v]) => [k, v - (before.get(k) ?? 0)] as const).filter(([, v]) => v > 0.3);
-  const database = dialect === 'postgres' ? `; PostgreSQL's processes ${postgresSpent().toFixed(1)}` : '';
+/** The CPU counts a phase starts from: the server's threads, this process, PostgreSQL's processes. */
+function cpuCounts() {
+  return { threads: threads(), own: process.cpuUsage(), postgres: dialect === 'postgres' ? postgresCpuMeter() : null };
+}
+function threadCpu(label: string, from: ReturnType<typeof cpuCounts>): void {
+  const own = process.cpuUsage(from.own);
+  const spent = [...threads()].map(([k, v]) => [k, v - (from.threads.get(k) ?? 0)] as const).filter(([, v]) => v > 0.3);
+  const database = from.postgres ? `; PostgreSQL's processes ${from.postgres().toFixed(1)}` : '';
   console.log(`thread CPU s ${label}: ${spent.map(([k, v]) => `${k}=${v.toFixed(1)}`).join(' ')}; this process (autocannon) ${((own.user + own.system) / 1e6).toFixed(1)}${database}`);
 }
-let postgresSpent = postgresCpuMeter();
 if (!process.env.NO_IDLE) {
   progress('idle search');
-  const [before, own] = [threads(), process.cpuUsage()];
-  postgresSpent = postgresCpuMeter();
+  const counts = cpuCounts();
   const from = process.hrtime.bigint() / 1000n;
   await load(Number(process.env.IDLE_S ?? 10));
-  threadCpu('idle', before, own);
+  threadCpu('idle', counts);
   // The profiles' clock: summarise only this window of them (bench/support/cpu-profile.ts).
   if (profDir) console.log(`idle window in the profiles' microseconds: ${from} ${process.hrtime.bigint() / 1000n}`);
 }
@@ -113,13 +114,11 @@ function threads(): Map<string, number> {
   return out;
 }
 if (process.env.ONLY_IDLE) { await sift.stop(); process.exit(0); }
-const before = threads();
-const ownBefore = process.cpuUsage();
-postgresSpent = postgresCpuMeter();
+const busyCounts = cpuCounts();
 progress('busy');
 const ingesting = ingest(client, 'ingest-busy', busyBatch);
 await load(600, ingesting);
 const busy = await ingesting;
-threadCpu('busy', before, ownBefore);
+threadCpu('busy', busyCounts);
 console.log(`busy ingest ${busy.documentsPerSecond.toFixed(1)} docs/s uploads ${busy.uploadSeconds.toFixed(1)} s total ${busy.seconds.toFixed(1)} s = ${((busy.documentsPerSecond / idleIngest.documentsPerSecond) * 100).toFixed(0)}% of idle`);
 await sift.stop();
