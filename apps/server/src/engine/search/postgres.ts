@@ -353,7 +353,9 @@ async function search<Row>(
  * multiplied by its weight (1 for a plain query; relevance feedback's otherwise). Values are only
  * interpolated (compiled once, compiled-once.ts).
  * A term's document frequency is its blocks' postings counted from their arrays' sizes: a window
- * over its unnested postings buffered them all, a cost that grew with the term's commonness. Its
+ * over its unnested postings buffered them all, a cost that grew with the term's commonness. It is
+ * an aggregate in its lateral, not a scalar subquery, which PostgreSQL would copy into each of the
+ * four places the idf reads it, counting every term's blocks four times. Its
  * idf and factor are computed once in `query_terms`, so a posting costs only its own part
  * (bm25Sql.part): the postings of common terms are most of a slow search's work.
  */
@@ -368,7 +370,7 @@ function best(granularity: Granularity, values: SearchValues, kept: RawBuilder<u
     query_terms as materialized (
       select t.term, ${bm25Sql.termFactor(sql`t.weight`, bm25Sql.idf(sql`r.ratio`))} as factor, ${bm25Sql.perLength(sql`s.n`, sql`s.tokens`)} as per_length
       from unnest(${values.terms}::text[], ${values.weights}::float8[]) as t(term, weight) cross join stats s
-      cross join lateral (select (select coalesce(sum(cardinality(b.row_seqs)), 0) from ${postings} b where b.granularity = ${code} and b.term = t.term)::float8 as df) d
+      cross join lateral (select coalesce(sum(cardinality(b.row_seqs)), 0)::float8 as df from ${postings} b where b.granularity = ${code} and b.term = t.term) d
       cross join lateral (select ${bm25Sql.idfRatio(sql`s.n`, sql`d.df`)} as ratio) r
     ),
     weighted as (
