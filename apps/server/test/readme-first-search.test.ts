@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import ZeroEntropy from 'zeroentropy';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type Harness, startHarness } from './harness.ts';
@@ -15,8 +14,7 @@ let baseURL: string;
 beforeAll(async () => {
   h = await startHarness();
   f = await providerFixtures(h);
-  await h.app.listen({ port: 0, host: '127.0.0.1' });
-  baseURL = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}/v1`;
+  baseURL = `${await h.app.listen({ port: 0, host: '127.0.0.1' })}/v1`;
 });
 afterAll(async () => {
   await f.workers.stop();

@@ -1,4 +1,3 @@
-import type { AddressInfo } from 'node:net';
 import ZeroEntropy, { AuthenticationError, ConflictError, NotFoundError, PermissionDeniedError, UnprocessableEntityError } from 'zeroentropy';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type Harness, startHarness } from './harness.ts';
@@ -15,8 +14,7 @@ let baseURL: string;
 beforeAll(async () => {
   h = await startHarness();
   f = await providerFixtures(h);
-  await h.app.listen({ port: 0, host: '127.0.0.1' });
-  baseURL = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}/v1`;
+  baseURL = `${await h.app.listen({ port: 0, host: '127.0.0.1' })}/v1`;
   client = new ZeroEntropy({ apiKey: f.keyA, baseURL, maxRetries: 0 });
 });
 afterAll(async () => {
