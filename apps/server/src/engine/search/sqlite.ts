@@ -226,9 +226,12 @@ async function bestPassing<Row extends { weight: number }>(run: Run, rows: RowsO
   const depth = needed * FILTERED_DEPTH;
   const first = await passingAmongBest<Row>(run, rows, request, terms, depth);
   if (first.everyMatch || first.rows.length >= needed) return first.rows;
-  // Under an eighth of those needed: a second pass would read 16 times as many, nearly every match.
+  // Under an eighth of those needed: too few to judge the share passing by, and a second pass
+  // finding too few again would have the caller weigh every match a third time.
   if (first.rows.length * 8 < needed) return null;
-  const second = await passingAmongBest<Row>(run, rows, request, terms, 2 ** Math.ceil(Math.log2((2 * depth * needed) / first.rows.length)));
+  // Twice as deep as the share that passed asks, up to a power of two: the reader threads keep a statement per text.
+  const deeper = 2 ** Math.ceil(Math.log2((2 * depth * needed) / first.rows.length));
+  const second = await passingAmongBest<Row>(run, rows, request, terms, deeper);
   return second.everyMatch || second.rows.length >= needed ? second.rows : null;
 }
 
