@@ -54,3 +54,12 @@ for (const { name, filter, passes } of filters) {
     for (const k of [1, 3, 5, 40]) expect(await topPages(filter, k), `k = ${k}`).toEqual(expected.slice(0, k));
   });
 }
+
+test('a collection with nothing indexed yet answers any filter with no rows', async () => {
+  await h.call('/v1/collections/add-collection', { collection_name: 'empty' }, f.keyA);
+  for (const filter of filters.map((item) => item.filter)) {
+    const response = await h.call('/v1/queries/top-pages', { collection_name: 'empty', query: 'river', k: 3, filter }, f.keyA);
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect(response.body.results).toEqual([]);
+  }
+});

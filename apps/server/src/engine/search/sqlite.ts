@@ -256,7 +256,8 @@ async function passingAmongBest<Row extends { weight: number }>(
     vocabularies(granularity),
   );
   const rows = found.filter((row) => row.weight !== null).map(({ matches: _, ...row }) => row as unknown as Row);
-  return { rows, everyMatch: found[0]!.matches < depth };
+  // No row at all: the collection has no search file yet, so nothing matches.
+  return { rows, everyMatch: (found[0]?.matches ?? 0) < depth };
 }
 
 /**
