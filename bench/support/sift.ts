@@ -54,9 +54,9 @@ export interface Sift {
    */
   cpuSeconds(): number;
   /**
-   * Resolves once the server has used under 3% of a core for a whole second (the ingestion
+   * Resolves once the server has used under 3% of a core for two seconds in a row (the ingestion
    * threads' index upkeep, segment merging after a burst of writes, is done) and, on SQLite, its
-   * write-ahead logs are truncated, on PostgreSQL no autovacuum or query runs in the database, at most
+   * write-ahead logs are truncated, on PostgreSQL no autovacuum, query or transaction runs in the database, at most
    * `limitSeconds`; the seconds waited. Under `--cpu-prof` the bar is 30% of a core: the
    * profiler's sampling alone keeps an idle server near a fifth of one.
    */
@@ -127,7 +127,8 @@ export async function startSift(options: {
   /**
    * PostgreSQL's own work after a burst of writes (autovacuum's vacuum and analyze of the search
    * tables, in backends of its own, not the server's process) is the writes' cost as segment
-   * merging is on SQLite: quiet() waits for it too.
+   * merging is on SQLite: quiet() waits for it too, and for any transaction left open (the
+   * server's upkeep, between the statements of a merge).
    */
   const databaseBusy = async (): Promise<boolean> => {
     if (!databaseUrl) return false;
@@ -136,7 +137,7 @@ export async function startSift(options: {
     try {
       const { rows } = await client.query<{ n: number }>(
         `select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()
-           and (backend_type = 'autovacuum worker' or (backend_type = 'client backend' and state = 'active'))`,
+           and (backend_type = 'autovacuum worker' or (backend_type = 'client backend' and state <> 'idle'))`,
       );
       return rows[0]!.n > 0;
     } finally {
@@ -180,10 +181,13 @@ export async function startSift(options: {
     async quiet(limitSeconds = 300) {
       const started = performance.now();
       let before = processCpuSeconds(child.pid!);
-      while (performance.now() - started < limitSeconds * 1000) {
+      // Two quiet seconds in a row: upkeep that waits on PostgreSQL between its steps spends
+      // nothing of the server's CPU, and one sample could fall between two of them.
+      let quietSeconds = 0;
+      while (performance.now() - started < limitSeconds * 1000 && quietSeconds < 2) {
         await sleep(1000);
         const now = processCpuSeconds(child.pid!);
-        if (now - before < quietCpuPerSecond && !(await databaseBusy()) && !logsPending()) break;
+        quietSeconds = now - before < quietCpuPerSecond && !(await databaseBusy()) && !logsPending() ? quietSeconds + 1 : 0;
         before = now;
       }
       return (performance.now() - started) / 1000;
