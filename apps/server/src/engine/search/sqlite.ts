@@ -199,12 +199,7 @@ async function top<Row extends { weight: number }>(
   if (request.filter) {
     const passing = (await selectiveTop<Row>(run, rows, request, terms)) ?? (await bestPassing<Row>(run, rows, request, terms));
     if (passing) return passing;
-    return run<Row>(
-      request.collectionId,
-      sql`select ${columns}, t.weight as weight from (${weighed(granularity, request.collectionId, termRowsJson(terms))}) t ${join('t.rowid')}
-          where ${filterSql(request.filter)} order by t.weight desc limit ${limit}`,
-      setup,
-    );
+    return run<Row>(request.collectionId, passingJoined(rows, request, sql`(${weighed(granularity, request.collectionId, termRowsJson(terms))})`), setup);
   }
   const statement = statements(
     `${shape}:${request.k}`,
@@ -242,23 +237,26 @@ async function bestPassing<Row extends { weight: number }>(run: Run, rows: RowsO
  */
 async function passingAmongBest<Row extends { weight: number }>(
   run: Run,
-  { granularity, join, columns }: RowsOf,
+  rows: RowsOf,
   request: SearchRequest,
   terms: WeightedTerm[],
   depth: number,
 ): Promise<{ rows: Row[]; everyMatch: boolean }> {
+  const { granularity } = rows;
   const found = await run<Row & { matches: number }>(
     request.collectionId,
     sql`with t as materialized (${weighed(granularity, request.collectionId, termRowsJson(terms))} order by weight desc limit ${sql.lit(depth)})
-      select p.*, c.matches from (select count(*) as matches from t) c left join (
-        select ${columns}, t.weight as weight from t ${join('t.rowid')} where ${filterSql(request.filter!)} order by t.weight desc limit ${rowsLimit(request.k)}
-      ) p order by p.weight desc`,
+      select p.*, c.matches from (select count(*) as matches from t) c left join (${passingJoined(rows, request, sql`t`)}) p order by p.weight desc`,
     vocabularies(granularity),
   );
-  const rows = found.filter((row) => row.weight !== null).map(({ matches: _, ...row }) => row as unknown as Row);
+  const passing = found.filter((row) => row.weight !== null).map(({ matches: _, ...row }) => row as unknown as Row);
   // No row at all: the collection has no search file yet, so nothing matches.
-  return { rows, everyMatch: (found[0]?.matches ?? 0) < depth };
+  return { rows: passing, everyMatch: (found[0]?.matches ?? 0) < depth };
 }
+
+/** The best k + slack of `matches` (a relation of rowid and weight) whose documents pass the request's filter, with their rows' columns. */
+const passingJoined = ({ join, columns }: RowsOf, request: SearchRequest, matches: RawBuilder<unknown>): RawBuilder<unknown> =>
+  sql`select ${columns}, t.weight as weight from ${matches} t ${join('t.rowid')} where ${filterSql(request.filter!)} order by t.weight desc limit ${rowsLimit(request.k)}`;
 
 /**
  * A selective filter (issue #11 pt 3): when the documents passing it, found through the metadata
