@@ -6,6 +6,7 @@ import * as postingsInBlocks from '../src/db/migrations/025_postings_in_blocks.t
 import * as blockSizes from '../src/db/migrations/026_block_sizes.ts';
 import * as rowCounts from '../src/db/migrations/027_row_counts.ts';
 import * as postingsArraysUnanalyzed from '../src/db/migrations/030_postings_arrays_unanalyzed.ts';
+import * as onePageDocuments from '../src/db/migrations/033_one_page_documents.ts';
 import { addDocumentEvent } from '../src/domain/usage-events.ts';
 import { createEngine } from '../src/engine/engine.ts';
 import { fileHarness } from './support/file-harness.ts';
@@ -93,6 +94,16 @@ test.runIf(postgres)('a database with postings in one table for all collections 
     select collection_id, granularity, sum(rows) as rows, sum(tokens) as tokens from search_stats group by 1, 2 order by 1, 2`.execute(t.h.database.db)).rows;
   const statsBefore = await stats();
   const db = t.h.database.db as unknown as Kysely<unknown>;
+  // One-page documents' postings are written once (033, code 4); before it, a document's and a page's.
+  const codes = async () => {
+    const { rows } = await sql<{ codes: number[] }>`select array_agg(distinct granularity order by granularity) as codes from ${sql.table(tables[0]!)}`.execute(t.h.database.db);
+    return rows[0]!.codes;
+  };
+  expect(await codes()).toEqual([0, 1, 2, 3, 4]);
+  await onePageDocuments.down(db);
+  await sql`delete from kysely_migration where name = '033_one_page_documents'`.execute(t.h.database.db);
+  expect(await codes()).toEqual([0, 1, 2, 3]);
+  expect([await answers(t.h.database, ids[0]!), await answers(t.h.database, ids[1]!)]).toEqual(before);
   // Postings tables are made with no statistics gathered on their arrays (030); before it, the default.
   const noArrayStatistics = Object.fromEntries(tables.map((table) => [table, [0, 0, 0, 0]]));
   expect(await arrayStatisticsTargets()).toEqual(noArrayStatistics);

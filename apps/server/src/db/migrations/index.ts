@@ -29,6 +29,7 @@ import * as queueAloneIndexes from './029_queue_alone_indexes.ts';
 import * as postingsArraysUnanalyzed from './030_postings_arrays_unanalyzed.ts';
 import * as shorterPieces from './031_shorter_pieces.ts';
 import * as piecesInBytes from './032_pieces_in_bytes.ts';
+import * as onePageDocuments from './033_one_page_documents.ts';
 
 /**
  * Migrations by name; Kysely runs them in name order. Each area adds its own file here
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   '030_postings_arrays_unanalyzed': postingsArraysUnanalyzed,
   '031_shorter_pieces': shorterPieces,
   '032_pieces_in_bytes': piecesInBytes,
+  '033_one_page_documents': onePageDocuments,
 };

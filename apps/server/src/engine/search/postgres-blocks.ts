@@ -12,6 +12,26 @@ import type { Granularity } from './types.ts';
 export const GRANULARITY_CODES: Record<Granularity, number> = { documents: 0, pages: 1, coarse: 2, fine: 3 };
 
 /**
+ * A one-page document whose page is its whole text has the same postings as a document and as a
+ * page: they are written once, under this code, with the page's seqs as rows and the document's
+ * as documents, and read by both granularities' searches (CODES_READ). Small documents, most
+ * uploads, are one page: their postings were a quarter of the table twice over.
+ */
+export const ONE_PAGE_DOCUMENT = 4;
+
+/** The codes of the postings a search of each granularity reads. */
+export const CODES_READ: Record<Granularity, readonly number[]> = {
+  documents: [GRANULARITY_CODES.documents, ONE_PAGE_DOCUMENT],
+  pages: [GRANULARITY_CODES.pages, ONE_PAGE_DOCUMENT],
+  coarse: [GRANULARITY_CODES.coarse],
+  fine: [GRANULARITY_CODES.fine],
+};
+
+/** `column in (<the codes a search of this granularity reads>)`, the codes as literals (statements are compiled once). */
+export const readsCodes = (column: RawBuilder<unknown>, granularity: Granularity): RawBuilder<unknown> =>
+  sql`${column} in (${sql.join(CODES_READ[granularity].map((code) => sql.lit(code)))})`;
+
+/**
  * A collection's postings table (migration 019): each collection's postings in a table of their
  * own, made when its first documents are indexed and dropped with it, so a search reads only its
  * collection's index and statistics, and its plan is made for them, whatever other organizations
@@ -55,8 +75,13 @@ async function createBlocksTable(db: Kysely<any>, name: string): Promise<void> {
       alter column tfs set statistics 0, alter column lengths set statistics 0`.execute(db);
 }
 
-/** Postings of one collection and granularity to be written as a block: each term's, column by column; the documents they come from. */
+/** Postings of one collection and granularity code to be written as a block: each term's, column by column; the documents they come from. */
 export class PendingBlock {
+  constructor(
+    readonly collection: number,
+    readonly code: number,
+  ) {}
+
   readonly terms = new Map<string, { seqs: number[]; documents: number[]; tfs: number[]; lengths: number[] }>();
   readonly documents = new Set<number>();
   postings = 0;
@@ -79,12 +104,13 @@ export class PendingBlock {
 export const BLOCK_POSTINGS = 200_000;
 
 /**
- * One granularity's postings gathered for a collection, written to its table as a block of a new
+ * Postings gathered for a collection, written to its table as a block of a new
  * number: a row per term, each array handed over as one comma-separated text; which
  * documents the block holds (search_document_blocks); and its size (search_block_sizes).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function writeBlock(trx: Kysely<any>, granularity: Granularity, collection: number, block: PendingBlock): Promise<void> {
+export async function writeBlock(trx: Kysely<any>, block: PendingBlock): Promise<void> {
+  const { collection, code } = block;
   if (block.terms.size === 0) return;
   const columns = { terms: [] as string[], seqs: [] as string[], documents: [] as string[], tfs: [] as string[], lengths: [] as string[] };
   for (const [term, postings] of block.terms) {
@@ -97,9 +123,9 @@ export async function writeBlock(trx: Kysely<any>, granularity: Granularity, col
   await sql`
     with b as (select nextval('search_blocks') as block),
     held as (insert into search_document_blocks (document_seq, block) select d, b.block from b, unnest(${list([...block.documents])}::bigint[]) as d on conflict do nothing),
-    sized as (insert into search_block_sizes (block, collection_key, granularity, postings) select b.block, ${collection}, ${GRANULARITY_CODES[granularity]}, ${block.postings} from b)
+    sized as (insert into search_block_sizes (block, collection_key, granularity, postings) select b.block, ${collection}, ${code}, ${block.postings} from b)
     insert into ${postingsTable(collection)} (block, granularity, term, row_seqs, document_seqs, tfs, lengths)
-    select b.block, ${GRANULARITY_CODES[granularity]}::smallint, x.t, string_to_array(x.s, ',')::bigint[], string_to_array(x.d, ',')::bigint[],
+    select b.block, ${code}::smallint, x.t, string_to_array(x.s, ',')::bigint[], string_to_array(x.d, ',')::bigint[],
            string_to_array(x.f, ',')::int[], string_to_array(x.l, ',')::int[]
     from b, unnest(${list(columns.terms)}, ${list(columns.seqs)}, ${list(columns.documents)}, ${list(columns.tfs)}, ${list(columns.lengths)}) as x(t, s, d, f, l)`.execute(trx);
 }

@@ -11,7 +11,20 @@ import type { FilterNode } from './filter-node.ts';
 import { contentFromOfRow, contentFromSql, contentOfRow, contentSql, type ContentSlice, pageContent, snippetContent, wholeTextSql } from './slices.ts';
 import type { DocumentHit, Granularity, PageHit, SearchIndex, SearchRequest, SnippetHit } from './types.ts';
 import { collectionKeys } from './postgres-keys.ts';
-import { compactPostingsStep, createPostingsTable, dropOrphanedBlockSizes, GRANULARITY_CODES, list, mergeBlocksStep, PendingBlock, postingsTable, BLOCK_POSTINGS, writeBlock } from './postgres-blocks.ts';
+import {
+  BLOCK_POSTINGS,
+  compactPostingsStep,
+  createPostingsTable,
+  dropOrphanedBlockSizes,
+  GRANULARITY_CODES,
+  list,
+  mergeBlocksStep,
+  ONE_PAGE_DOCUMENT,
+  PendingBlock,
+  postingsTable,
+  readsCodes,
+  writeBlock,
+} from './postgres-blocks.ts';
 import { FreshStatistics, IndexRebuilds, vacuumStaleTables } from './postgres-upkeep.ts';
 import { type PostgresVectors, postgresVectors } from './postgres-vectors.ts';
 import { FUSION_DEPTH, hybridHits, type VectorEmbedder } from './vectors.ts';
@@ -154,7 +167,7 @@ async function commonTerms({ database, keys }: SearchContext, ...[collectionId, 
   const common = await sql<{ term: string }>`
     select t.term from unnest(${[...terms]}::text[]) as t(term)
     where (select coalesce(sum(cardinality(p.row_seqs)), 0) from ${postingsTable(collectionKey)} p
-      where p.granularity = ${GRANULARITY_CODES[granularity]} and p.term = t.term) >= ${bound}`.execute(database.db);
+      where ${readsCodes(sql`p.granularity`, granularity)} and p.term = t.term) >= ${bound}`.execute(database.db);
   return new Set(common.rows.map((row) => row.term));
 }
 
@@ -360,7 +373,9 @@ async function search<Row>(
  * (bm25Sql.part): the postings of common terms are most of a slow search's work.
  */
 function best(granularity: Granularity, values: SearchValues, kept: RawBuilder<unknown> | null, postings: RawBuilder<unknown>): RawBuilder<unknown> {
-  const code = GRANULARITY_CODES[granularity];
+  const codes = readsCodes(sql`b.granularity`, granularity);
+  // A document's row is its document: one-page documents' postings name their page as row (ONE_PAGE_DOCUMENT).
+  const rowSeqs = granularity === 'documents' ? sql`b.document_seqs` : sql`b.row_seqs`;
   const documentSeqs = kept ? sql`b.document_seqs` : sql`null::bigint[]`;
   return sql`
     with stats as materialized (
@@ -370,7 +385,7 @@ function best(granularity: Granularity, values: SearchValues, kept: RawBuilder<u
     query_terms as materialized (
       select t.term, ${bm25Sql.termFactor(sql`t.weight`, bm25Sql.idf(sql`r.ratio`))} as factor, ${bm25Sql.perLength(sql`s.n`, sql`s.tokens`)} as per_length
       from unnest(${values.terms}::text[], ${values.weights}::float8[]) as t(term, weight) cross join stats s
-      cross join lateral (select coalesce(sum(cardinality(b.row_seqs)), 0)::float8 as df from ${postings} b where b.granularity = ${code} and b.term = t.term) d
+      cross join lateral (select coalesce(sum(cardinality(b.row_seqs)), 0)::float8 as df from ${postings} b where ${codes} and b.term = t.term) d
       cross join lateral (select ${bm25Sql.idfRatio(sql`s.n`, sql`d.df`)} as ratio) r
     ),
     weighted as (
@@ -378,8 +393,8 @@ function best(granularity: Granularity, values: SearchValues, kept: RawBuilder<u
       from query_terms q cross join lateral (
         -- offset 0: kept a subquery, so each term's blocks are one primary-key range.
         select x.row_seq, x.document_seq, ${bm25Sql.part(sql`q.factor`, sql`x.tf`, sql`x.length`, sql`q.per_length`)} as part
-        from ${postings} b cross join lateral unnest(b.row_seqs, ${documentSeqs}, b.tfs::float8[], b.lengths::float8[]) as x(row_seq, document_seq, tf, length)
-        where b.granularity = ${code} and b.term = q.term offset 0
+        from ${postings} b cross join lateral unnest(${rowSeqs}, ${documentSeqs}, b.tfs::float8[], b.lengths::float8[]) as x(row_seq, document_seq, tf, length)
+        where ${codes} and b.term = q.term offset 0
       ) p
     )
     select w.row_seq as "rowSeq", sum(w.part) as weight
@@ -520,29 +535,39 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
   };
   /** Whether a row of a large document was read (its text COLLECT_AFTER_CHARS or longer), as on SQLite. */
   let large = false;
+  const pageRows = (await sources.get('pages')!.execute(trx)).rows;
+  const onlyPages = onlyPageOfEach(pageRows);
+  /** Tokens of the pages whose postings are their document's (ONE_PAGE_DOCUMENT), by document id. */
+  const sharedPages = new Map<string, number>();
   /** One granularity's postings and rows. */
-  const indexGranularity = async (granularity: Granularity, source: RawBuilder<SourceRow>): Promise<void> => {
-    const { rows } = await source.execute(trx);
+  const indexGranularity = async (granularity: Granularity, rows: SourceRow[]): Promise<void> => {
     /** Each document's rows of this granularity: how many, and their tokens. */
     const counts = new Map<number, RowCounts>();
-    /** Postings not yet written, by collection key: each collection's go to its own table. */
-    const pending = new Map<number, PendingBlock>();
+    /** Postings not yet written, by collection key and code: each collection's go to its own table. */
+    const pending = new Map<string, PendingBlock>();
     for (const row of rows) {
       large ||= row.text.length >= COLLECT_AFTER_CHARS;
-      const { count, frequencies } = await termsOf(granularity, row);
       const document = documentSeq.get(row.document_id)!;
-      const collection = collectionKey.get(row.collection_id)!;
+      const shared = granularity === 'pages' ? sharedPages.get(row.document_id) : undefined;
+      const { count, frequencies } = shared === undefined ? await termsOf(granularity, row) : { count: shared, frequencies: null };
       const counted = counts.get(document) ?? { collection: row.collection_id, rows: 0, tokens: 0 };
       counts.set(document, { ...counted, rows: counted.rows + 1, tokens: counted.tokens + count });
-      let block = pending.get(collection);
-      if (!block) pending.set(collection, (block = new PendingBlock()));
-      block.add(row.seq, document, count, frequencies);
+      if (!frequencies) continue;
+      const page = granularity === 'documents' ? onlyPages.get(row.document_id) : undefined;
+      const whole = page !== undefined && Number(page.start) === 0 && Number(page.end) === row.text.length;
+      if (whole) sharedPages.set(row.document_id, count);
+      const collection = collectionKey.get(row.collection_id)!;
+      const code = whole ? ONE_PAGE_DOCUMENT : GRANULARITY_CODES[granularity];
+      const key = `${collection} ${code}`;
+      let block = pending.get(key);
+      if (!block) pending.set(key, (block = new PendingBlock(collection, code)));
+      block.add(whole ? page.seq : row.seq, document, count, frequencies);
       if (block.postings >= BLOCK_POSTINGS) {
-        await writeBlock(trx, granularity, collection, block);
-        pending.delete(collection);
+        await writeBlock(trx, block);
+        pending.delete(key);
       }
     }
-    for (const [collection, block] of pending) await writeBlock(trx, granularity, collection, block);
+    for (const block of pending.values()) await writeBlock(trx, block);
     await writeRowCounts(trx, granularity, counts);
   };
   for (const [granularity, source] of sources) {
@@ -550,9 +575,16 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
     // hundred MB that V8 would keep beside the next granularity's while its heap can grow: collected
     // now, as on SQLite (sqlite-file.ts).
     // A batch of small documents (up to 16 MB in all) is not worth a full collection four times.
-    await indexGranularity(granularity, source);
+    await indexGranularity(granularity, granularity === 'pages' ? pageRows : (await source.execute(trx)).rows);
     if (large) collectGarbage();
   }
+}
+
+/** The page of each document that has only one, by document id. */
+function onlyPageOfEach(pages: SourceRow[]): Map<string, SourceRow> {
+  const pageCounts = new Map<string, number>();
+  for (const page of pages) pageCounts.set(page.document_id, (pageCounts.get(page.document_id) ?? 0) + 1);
+  return new Map(pages.filter((page) => pageCounts.get(page.document_id) === 1).map((page) => [page.document_id, page]));
 }
 
 /**
@@ -561,17 +593,17 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
  * joined from the documents' ids, a table never analyzed during a long ingestion was planned as a
  * scan of every snippet, and ingestion slowed as the collection grew.
  */
-function rowSources(documentIds: string[], documentSeqs: number[]): [Granularity, RawBuilder<SourceRow>][] {
+function rowSources(documentIds: string[], documentSeqs: number[]): Map<Granularity, RawBuilder<SourceRow>> {
   const offsets = sql`seq, collection_id, document_id, '' as text, start_index as start, end_index as "end"`;
   const snippets = (granularity: 'coarse' | 'fine') =>
     sql<SourceRow>`select c.seq, d.collection_id, d.id as document_id, '' as text, c.start_index as start, c.end_index as "end"
       from chunks c join documents d on d.seq = c.document_seq where c.document_seq = any(${documentSeqs}::bigint[]) and c.granularity = ${granularity}`;
-  return [
+  return new Map([
     ['documents', sql<SourceRow>`select seq, collection_id, id as document_id, coalesce(${wholeTextSql('documents')}, '') as text, 0 as start, 0 as "end" from documents where id = any(${documentIds}::text[])`],
     ['pages', sql<SourceRow>`select ${offsets} from pages where document_id = any(${documentIds}::text[])`],
     ['coarse', snippets('coarse')],
     ['fine', snippets('fine')],
-  ];
+  ]);
 }
 
 interface RowCounts {
