@@ -36,6 +36,26 @@ test.runIf(postgres)("documents queued in thousands are in the planner's statist
   await expect.poll(plannedRows, { timeout: 20_000, interval: 200 }).toBeGreaterThanOrEqual(4_500);
 }, 60_000);
 
+test.runIf(postgres)("snippets written in thousands are in the planner's statistics after the next step, so indexing finds a batch's by their documents' index", async () => {
+  await t.f.workers.stop();
+  await t.h.call('/v1/collections/add-collection', { collection_name: 'snippets' }, t.f.keyA);
+  let now = Date.now();
+  const statistics = new FreshStatistics({ nowMs: () => now });
+  const db = t.h.database.db;
+  await sql`insert into documents (id, organization_id, collection_id, path, metadata, index_status, source_type, size, file_hash, created_at, updated_at)
+    select gen_random_uuid()::text, c.organization_id, c.id, 'snippets/' || n, '{}', 'indexed', 'text', 10, 'missing', now()::text, now()::text
+    from collections c, generate_series(1, 200) as n where c.name = 'snippets'`.execute(db);
+  await sql`insert into chunks (document_seq, granularity, start_index, end_index, page_start, page_end)
+    select d.seq, g, n, n + 1, 0, 0 from documents d, generate_series(1, 20) as n, unnest(array['coarse', 'fine']) as g where d.path like 'snippets/%'`.execute(db);
+  const snippetsInStatistics = async () => {
+    now += 5_000;
+    await statistics.step(db);
+    const { rows } = await sql<{ rows: number }>`select reltuples::float8 as rows from pg_class where oid = 'chunks'::regclass`.execute(db);
+    return Number(rows[0]!.rows);
+  };
+  await expect.poll(snippetsInStatistics, { timeout: 20_000, interval: 200 }).toBeGreaterThanOrEqual(8_000);
+}, 60_000);
+
 /** Documents waiting in the queue, written as an upload writes them (a few thousand uploads through HTTP would take the test's time). */
 async function queueDocuments(count: number): Promise<void> {
   await sql`insert into documents (id, organization_id, collection_id, path, metadata, index_status, source_type, size, file_hash, created_at, updated_at)

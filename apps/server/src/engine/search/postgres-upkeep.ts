@@ -39,11 +39,16 @@ export class FreshStatistics {
 
 const STATISTICS_CHECK_MS = 5_000;
 
-/** The tables searches, claims and status counts read (postings, row counts, metadata, documents, raw files) for which `changed` holds. */
+/**
+ * The tables searches, claims, status counts and indexing read (postings, row counts, metadata,
+ * documents, raw files, pages and snippets) for which `changed` holds. Indexing finds a batch's
+ * snippets by document: planned without statistics, that was a parallel scan of every snippet.
+ */
 async function tablesChanged(db: Kysely<DB>, changed: RawBuilder<unknown>): Promise<string[]> {
   const { rows } = await sql<{ relname: string }>`select relname from pg_stat_user_tables
     where schemaname = current_schema()
-      and (relname ~ '^search_postings_[0-9]+$' or relid in ('search_rows'::regclass, 'document_metadata'::regclass, 'documents'::regclass, 'blobs'::regclass))
+      and (relname ~ '^search_postings_[0-9]+$'
+        or relid in ('search_rows'::regclass, 'document_metadata'::regclass, 'documents'::regclass, 'blobs'::regclass, 'pages'::regclass, 'chunks'::regclass))
       and (${changed})`.execute(db);
   return rows.map((row) => row.relname);
 }
