@@ -14,8 +14,8 @@ export const GRANULARITY_CODES: Record<Granularity, number> = { documents: 0, pa
 /**
  * A one-page document whose page is its whole text has the same postings as a document and as a
  * page: they are written once, under this code, with the page's seqs as rows and the document's
- * as documents, and read by both granularities' searches (CODES_READ). Small documents, most
- * uploads, are one page: their postings were a quarter of the table twice over.
+ * as documents, and read by both granularities' searches (CODES_READ). Most uploads are one page,
+ * so a copy of each of their postings is saved.
  */
 export const ONE_PAGE_DOCUMENT = 4;
 
