@@ -3,9 +3,9 @@ import { expect, test } from 'vitest';
 import { FreshStatistics } from '../src/engine/search/postgres-upkeep.ts';
 import { fileHarness } from './support/file-harness.ts';
 
-// PostgreSQL: while ingestion runs, the planner's statistics of the tables claims, status counts
-// and searches read are refreshed once they changed by a tenth (postgres-upkeep.ts), at most every
-// few seconds, whatever autovacuum does.
+// PostgreSQL: while ingestion runs, the planner's statistics of the tables claims, status counts,
+// indexing and searches read are refreshed once they changed by a tenth (postgres-upkeep.ts), at
+// most every few seconds, whatever autovacuum does; while it is idle, they are vacuumed too.
 
 const postgres = process.env.SIFT_TEST_DIALECT === 'postgres';
 const t = fileHarness({ when: postgres });
@@ -55,6 +55,44 @@ test.runIf(postgres)("snippets written in thousands are in the planner's statist
   };
   await expect.poll(snippetsInStatistics, { timeout: 20_000, interval: 200 }).toBeGreaterThanOrEqual(8_000);
 }, 60_000);
+
+test.runIf(postgres)('idle upkeep leaves a table another connection is vacuuming to it, and vacuums it once that is done', async () => {
+  // The workers' own idle upkeep would vacuum chunks first: stopped, and snippets written as indexing writes them.
+  await t.f.workers.stop();
+  await t.h.call('/v1/collections/add-collection', { collection_name: 'vacuum-lock' }, t.f.keyA);
+  const db = t.h.database.db;
+  await sql`insert into documents (id, organization_id, collection_id, path, metadata, index_status, source_type, size, file_hash, created_at, updated_at)
+    select gen_random_uuid()::text, c.organization_id, c.id, 'many.txt', '{}', 'indexed', 'text', 10, 'missing', now()::text, now()::text
+    from collections c where c.name = 'vacuum-lock'`.execute(db);
+  await sql`insert into chunks (document_seq, granularity, start_index, end_index, page_start, page_end)
+    select d.seq, 'fine', n, n + 1, 0, 0 from documents d, generate_series(1, 5000) as n where d.path = 'many.txt'`.execute(db);
+  const chunks = async () =>
+    (await sql<{ vacuumed: Date | null; stale: boolean }>`select last_vacuum as vacuumed, n_ins_since_vacuum >= 1000 + n_live_tup / 10 as stale
+      from pg_stat_user_tables where relname = 'chunks' and schemaname = current_schema()`.execute(db)).rows[0]!;
+  // Connections report their writes to the statistics views within a second or so: until then no step finds chunks stale.
+  await expect.poll(async () => (await chunks()).stale, { timeout: 10_000, interval: 200 }).toBe(true);
+  const before = (await chunks()).vacuumed?.getTime() ?? 0;
+  /** Upkeep steps until one finds nothing more to do (merges and copies come before the vacuums). */
+  const upkeep = async () => {
+    for (let step = 0; step < 20 && (await t.h.engine.search.upkeepStep()); step++);
+  };
+  // What a vacuum or analyze of chunks by another server holds, until this test lets go.
+  await db.connection().execute(async (connection) => {
+    await sql`begin`.execute(connection);
+    await sql`lock table chunks in share update exclusive mode`.execute(connection);
+    try {
+      await upkeep();
+      expect((await chunks()).vacuumed?.getTime() ?? 0).toBe(before);
+    } finally {
+      await sql`rollback`.execute(connection);
+    }
+  });
+  const vacuumed = async () => {
+    await upkeep();
+    return (await chunks()).vacuumed?.getTime() ?? 0;
+  };
+  await expect.poll(vacuumed, { timeout: 10_000, interval: 200 }).toBeGreaterThan(before);
+});
 
 /** Documents waiting in the queue, written as an upload writes them (a few thousand uploads through HTTP would take the test's time). */
 async function queueDocuments(count: number): Promise<void> {

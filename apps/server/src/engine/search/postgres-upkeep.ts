@@ -9,11 +9,13 @@ import type { DB } from '../../db/schema.ts';
  * guesses, and index-only scans of the postings and of the metadata a filter looks up read rows
  * from the table too. Raw files whose text is their document's are deleted once indexed
  * (file_in_text): vacuumed, the emptied pages at the end of `blobs` go back to the disk.
- * One step a quiet period (false): statistics views lag the vacuum by up to a second.
+ * One step a quiet period (false): statistics views lag the vacuum by up to a second. A table
+ * another server (or autovacuum) is vacuuming or analyzing is left to it: waiting for it would
+ * outlast lock_timeout.
  */
 export async function vacuumStaleTables(db: Kysely<DB>): Promise<boolean> {
   const stale = await tablesChanged(db, sql`n_mod_since_analyze >= 1000 + n_live_tup / 10 or n_ins_since_vacuum >= 1000 + n_live_tup / 10`);
-  for (const relname of stale) await sql`vacuum (analyze) ${sql.id(relname)}`.execute(db);
+  for (const relname of stale) await sql`vacuum (analyze, skip_locked) ${sql.id(relname)}`.execute(db);
   return false;
 }
 
