@@ -18,7 +18,7 @@ test.runIf(postgres)("documents queued in thousands are in the planner's statist
   const statistics = new FreshStatistics({ nowMs: () => now });
   const db = t.h.database.db;
 
-  await queueDocuments(1_500);
+  await addDocuments('queued', 1_500, 'not_parsed');
   // Each connection reports its changes to the statistics views within seconds: steps until then find nothing to do.
   const plannedRows = async () => {
     now += 5_000;
@@ -28,7 +28,7 @@ test.runIf(postgres)("documents queued in thousands are in the planner's statist
   await expect.poll(plannedRows, { timeout: 20_000, interval: 200 }).toBeGreaterThanOrEqual(1_500);
 
   // More queued, and a step before the wait is over: the statistics stay as they were...
-  await queueDocuments(3_000);
+  await addDocuments('queued', 3_000, 'not_parsed');
   await expect.poll(documentsChangedSinceAnalyzed, { timeout: 20_000, interval: 200 }).toBeGreaterThanOrEqual(3_000);
   await statistics.step(db);
   expect(await documentsInStatistics()).toBeLessThan(4_500);
@@ -42,11 +42,8 @@ test.runIf(postgres)("snippets written in thousands are in the planner's statist
   let now = Date.now();
   const statistics = new FreshStatistics({ nowMs: () => now });
   const db = t.h.database.db;
-  await sql`insert into documents (id, organization_id, collection_id, path, metadata, index_status, source_type, size, file_hash, created_at, updated_at)
-    select gen_random_uuid()::text, c.organization_id, c.id, 'snippets/' || n, '{}', 'indexed', 'text', 10, 'missing', now()::text, now()::text
-    from collections c, generate_series(1, 200) as n where c.name = 'snippets'`.execute(db);
-  await sql`insert into chunks (document_seq, granularity, start_index, end_index, page_start, page_end)
-    select d.seq, g, n, n + 1, 0, 0 from documents d, generate_series(1, 20) as n, unnest(array['coarse', 'fine']) as g where d.path like 'snippets/%'`.execute(db);
+  await addDocuments('snippets', 200, 'indexed');
+  await addSnippets('snippets', 20, ['coarse', 'fine']);
   const snippetsInStatistics = async () => {
     now += 5_000;
     await statistics.step(db);
@@ -61,11 +58,8 @@ test.runIf(postgres)('idle upkeep leaves a table another connection is vacuuming
   await t.f.workers.stop();
   await t.h.call('/v1/collections/add-collection', { collection_name: 'vacuum-lock' }, t.f.keyA);
   const db = t.h.database.db;
-  await sql`insert into documents (id, organization_id, collection_id, path, metadata, index_status, source_type, size, file_hash, created_at, updated_at)
-    select gen_random_uuid()::text, c.organization_id, c.id, 'many.txt', '{}', 'indexed', 'text', 10, 'missing', now()::text, now()::text
-    from collections c where c.name = 'vacuum-lock'`.execute(db);
-  await sql`insert into chunks (document_seq, granularity, start_index, end_index, page_start, page_end)
-    select d.seq, 'fine', n, n + 1, 0, 0 from documents d, generate_series(1, 5000) as n where d.path = 'many.txt'`.execute(db);
+  await addDocuments('vacuum-lock', 1, 'indexed');
+  await addSnippets('vacuum-lock', 5_000, ['fine']);
   const chunks = async () =>
     (await sql<{ vacuumed: Date | null; stale: boolean }>`select last_vacuum as vacuumed, n_ins_since_vacuum >= 1000 + n_live_tup / 10 as stale
       from pg_stat_user_tables where relname = 'chunks' and schemaname = current_schema()`.execute(db)).rows[0]!;
@@ -94,11 +88,21 @@ test.runIf(postgres)('idle upkeep leaves a table another connection is vacuuming
   await expect.poll(vacuumed, { timeout: 10_000, interval: 200 }).toBeGreaterThan(before);
 });
 
-/** Documents waiting in the queue, written as an upload writes them (a few thousand uploads through HTTP would take the test's time). */
-async function queueDocuments(count: number): Promise<void> {
+/**
+ * Documents of a collection in this status, written as an upload and indexing write them (a few
+ * thousand uploads through HTTP would take the test's time).
+ */
+async function addDocuments(collection: string, count: number, status: 'not_parsed' | 'indexed'): Promise<void> {
   await sql`insert into documents (id, organization_id, collection_id, path, metadata, index_status, source_type, size, file_hash, created_at, updated_at)
-    select gen_random_uuid()::text, c.organization_id, c.id, 'queued/' || gen_random_uuid()::text, '{}', 'not_parsed', 'text', 10, 'missing', now()::text, now()::text
-    from collections c, generate_series(1, ${count}) where c.name = 'queued'`.execute(t.h.database.db);
+    select gen_random_uuid()::text, c.organization_id, c.id, gen_random_uuid()::text, '{}', ${status}, 'text', 10, 'missing', now()::text, now()::text
+    from collections c, generate_series(1, ${count}) where c.name = ${collection}`.execute(t.h.database.db);
+}
+
+/** `count` snippets of each granularity for every document of a collection, as indexing writes them. */
+async function addSnippets(collection: string, count: number, granularities: ('coarse' | 'fine')[]): Promise<void> {
+  await sql`insert into chunks (document_seq, granularity, start_index, end_index, page_start, page_end)
+    select d.seq, g, n, n + 1, 0, 0 from documents d join collections c on c.id = d.collection_id, generate_series(1, ${count}) as n, unnest(${granularities}::text[]) as g
+    where c.name = ${collection}`.execute(t.h.database.db);
 }
 
 /** How many rows of `documents` the planner's statistics count. */

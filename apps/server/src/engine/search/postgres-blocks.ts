@@ -20,7 +20,7 @@ export const GRANULARITY_CODES: Record<Granularity, number> = { documents: 0, pa
 export const ONE_PAGE_DOCUMENT = 4;
 
 /** The codes of the postings a search of each granularity reads. */
-export const CODES_READ: Record<Granularity, readonly number[]> = {
+const CODES_READ: Record<Granularity, readonly number[]> = {
   documents: [GRANULARITY_CODES.documents, ONE_PAGE_DOCUMENT],
   pages: [GRANULARITY_CODES.pages, ONE_PAGE_DOCUMENT],
   coarse: [GRANULARITY_CODES.coarse],
@@ -46,8 +46,8 @@ export const postingsTable = (collectionKey: number): RawBuilder<unknown> => sql
  * and block, its postings as arrays (rows, their documents, term frequencies, row
  * lengths). An indexing transaction writes blocks of its own (writeBlock); search_document_blocks
  * names the blocks holding a document's postings, found through the block index when it is
- * deleted or reindexed (search_remove_postings). One row a posting cost about 158 bytes of row,
- * index entries and alignment: most of the database.
+ * deleted or reindexed (search_remove_postings). A row a posting cost more in row header, index
+ * entries and alignment than the posting itself: most of the database.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function createPostingsTable(db: Kysely<any>, collectionKey: number): Promise<void> {
