@@ -149,8 +149,8 @@ export async function runLoadBench(): Promise<LoadBenchResult> {
     await ingest(client, 'load', corpus);
 
     // Measures of an idle server start once it has gone quiet: right after an ingestion it runs
-    // its upkeep (FTS5 merges; on PostgreSQL a VACUUM of the search tables, 2-4 s in which 50
-    // connections got 1,417 searches/s against 1,590 and 1,538 once it was done).
+    // its upkeep (FTS5 merges; on PostgreSQL a VACUUM of the search tables), during which it
+    // serves fewer searches than once it is done.
     const quietSeconds: number[] = [];
     quietSeconds.push(await sift.quiet());
 

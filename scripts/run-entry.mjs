@@ -4,22 +4,16 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 
 /**
- * The V8 flags the server runs with. `--no-allocation-site-pretenuring`: under 50 connections of
+ * The V8 flags the server runs with. `--no-allocation-site-pretenuring`: under many concurrent
  * searches on PostgreSQL, V8 took the objects of a few allocation sites for long-lived (requests in
  * flight at each collection survive it) and allocated them in the old generation, where they died:
- * 5 MB promoted a scavenge, scavenges of 12-22 ms, a full collection every 6 s and V8's four helper
- * threads busy 2 s of every 15. Without it, scavenges of 4-6 ms, no full collection, helpers idle,
- * and 3,302 -> 3,398, 2,907 -> 3,643 and 3,333 -> 3,630 searches/s in alternating pairs
- * (bench/fair-probe.ts --postgres, ONLY_IDLE=1 IDLE_S=15); SQLite showed no such promotion and
- * the same collections either way.
+ * slow scavenges, frequent full collections and V8's helper threads kept busy, all for garbage.
+ * SQLite's searches showed no such promotion, and run the same either way.
  * And a young generation of 64 MB semi-spaces for its HTTP thread
  * (V8's default is 16; the server gives its threads the default back, memory.ts). Almost all of a
  * request's garbage dies young, and a larger young generation collects it less often for the same
- * work: at 50 connections of top-snippets (bench/fair-probe.ts, ONLY_IDLE=1, alternating pairs,
- * 16 against 64) SQLite served 4,633 -> 4,844 and 4,576 -> 4,859 searches/s, PostgreSQL
- * 4,462 -> 4,258, 4,113 -> 4,743, 4,363 -> 4,428 and 4,226 -> 4,390. The worker (`npm run
- * worker`) ingests on its main thread and keeps V8's default. An operator's NODE_OPTIONS that sets
- * the size wins.
+ * work, which leaves more of the thread to searches. The worker (`npm run worker`) ingests on its
+ * main thread and keeps V8's default. An operator's NODE_OPTIONS that sets the size wins.
  */
 export function serverNodeFlags(env = process.env) {
   return ['--no-allocation-site-pretenuring', ...((env.NODE_OPTIONS ?? '').includes('--max-semi-space-size') ? [] : ['--max-semi-space-size=64'])];

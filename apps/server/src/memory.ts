@@ -6,19 +6,18 @@ import { runInNewContext } from 'node:vm';
  * flags are process-wide, and a thread's heap is sized when it starts).
  *
  * `--expose-gc`: bounded memory after large documents. V8 collects a heap when its thread
- * allocates; a thread that falls idle keeps its garbage. After a 60 MB document an ingestion
- * thread held 470 MB of it, and the HTTP thread 470 MB of request bodies, while the next large
- * document was processed elsewhere: eight 60 MB uploads peaked at 2 GB of RSS where one at a time
- * needs about 1.2 GB. So the thread that has just finished with a large document or body collects
- * at once (collectGarbage).
+ * allocates; a thread that falls idle keeps its garbage. An ingestion thread done with a large
+ * document, and the HTTP thread done with its request body, would keep that garbage while the next
+ * large document is processed elsewhere, so concurrent large uploads would hold far more memory
+ * than one at a time needs. So the thread that has just finished with a large document or body
+ * collects at once (collectGarbage).
  *
  * `--max-semi-space-size` cleared: the server's HTTP thread runs with a large young generation
  * (`npm start` passes --max-semi-space-size=64, scripts/run-entry.mjs): a request's garbage dies
- * young, and collecting it less often served 5-6% more searches a second on SQLite, about 3% on
- * PostgreSQL. Left set, it would size every thread started afterwards too, the ingestion threads
- * among them (a young generation of up to 192 MB each instead of 48): eight concurrent 60 MB
- * uploads (`N=8 npx tsx bench/large-probe.ts`) then peaked at 1,360 MB of RSS, against 1,128
- * without the flag and 1,123 with it cleared. Threads take V8's default, whatever NODE_OPTIONS gave.
+ * young, and collecting it less often leaves more of the thread to searches. Left set, it would
+ * size every thread started afterwards too, the ingestion threads among them (a young generation
+ * of up to 192 MB each instead of 48), which raises the memory of concurrent large uploads for no
+ * gain. Threads take V8's default, whatever NODE_OPTIONS gave.
  */
 export function configureThreadHeaps(): void {
   setFlagsFromString('--expose-gc');

@@ -65,9 +65,8 @@ export const BLOB_SLICE_BYTES = 4 * 1024 * 1024;
 
 /**
  * A blob read a slice at a time into one buffer (PostgreSQL): read whole, a bytea arrives as text,
- * two hex digits a byte, which the driver holds as a message, then as a string, then decodes. A
- * 60 MB file read whole left the process at 490-566 MB of RSS, read in slices at 293-330 MB
- * (in process, three reads each, from 200 MB before). Slices bound the extra to a few of them.
+ * two hex digits a byte, which the driver holds as a message, then as a string, then decodes:
+ * several times the file's size at once. Slices bound the extra to a few of them.
  */
 export async function readBlobInSlices(db: Kysely<DB>, hash: string): Promise<Buffer | null> {
   // A blob of one slice or less comes with the first read.

@@ -64,9 +64,9 @@ function withOptions(url: string, extra?: string): string {
 const defaultSearchConnections = (): number => Math.min(20, 4 * availableParallelism());
 
 /**
- * One per core but the one the server's own thread keeps busy, at least one: on 2 cores, 50
- * clients searching answered 2,985-3,531 requests/s on one pipelined connection, 2,246-3,006 on
- * two and 1,981 on four, against 1,663-2,313 on the pool alone (bench/fair-probe.ts --postgres).
+ * One per core but the one the server's own thread keeps busy, at least one: more pipelined
+ * connections than the cores left to the database only make their backends take turns, and even
+ * one serves many clients' searches better than a pool of connections alone.
  */
 const defaultSearchPipelines = (): number => Math.max(1, availableParallelism() - 1);
 
@@ -111,10 +111,10 @@ function openPostgres(url: string, searchConnections: number, searchPipelines: n
   const pool = postgresPool(url, 10, { client: PreparedStatementsClient, preparedMostParameters: 64 });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   // Searches have connections of their own, so they never hold every connection: through the
-  // shared pool, 50 clients searching starved ingestion and the dashboard of connections.
+  // shared pool, many clients searching starved ingestion and the dashboard of connections.
   // Their statements are prepared once per connection and planned once, generically: every search
   // shape's plan is index lookups whatever the collection or terms (postgres.ts), and a custom plan
-  // per query cost as much as running it (fine snippets at 10 MB: 0.35 ms each).
+  // per query cost as much as running it.
   const searchSession = { client: PreparedStatementsClient, options: '-c plan_cache_mode=force_generic_plan' };
   // A filtered search runs two statements on one connection (postgres.ts), and may take longer than
   // most: a pool of its own, which also takes the other searches while every pipelined connection

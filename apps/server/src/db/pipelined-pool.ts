@@ -34,26 +34,24 @@ interface Waiter {
 
 /**
  * Most queries in flight on one connection: enough that its backend finds the next query waiting
- * when it finishes one, few enough that a slow query holds up only these behind it. 50 clients
- * searching, 2 cores, one connection, alternating runs (bench/fair-probe.ts --postgres): at 8,
- * 2,315-2,964 searches/s against 2,720-3,499 with no limit; at 32, 3,153-3,212 against
- * 2,735-3,206. With one client sending the slowest searches beside them (HEAVY=1): 1,213 at 8,
- * 1,338 at 16, 1,471 at 32, 743-765 with no limit, 1,505 on a pool alone.
+ * when it finishes one, few enough that a slow query holds up only these behind it. A smaller
+ * limit left the backend idle between queries; none at all let the slowest searches hold up
+ * every search queued behind them.
  */
 export const PIPELINE_DEPTH = 32;
 
 /**
  * A connection that answers nothing for this long while a query waits (here, or behind another on
- * it) is stalled: until it answers, callers go to the overflow pool instead. Searches take
- * 0.2-2 ms; the slowest kind (fine snippets of the most common terms) 60-130 ms at 10-20 MB.
+ * it) is stalled: until it answers, callers go to the overflow pool instead. Well above what an
+ * ordinary search takes, well below the slowest kind (fine snippets of the most common terms).
  */
 export const STALL_MS = 20;
 
 /**
  * A few connections shared by every caller, each in pg's pipeline mode: a query is written at
  * once, behind those still running on that connection, and each has its own Sync, so a failing
- * query fails alone. For the searches, single statements that hold no transaction: 50 clients
- * searching on eight pooled connections woke a sleeping backend for each query and the server's
+ * query fails alone. For the searches, single statements that hold no transaction: many clients
+ * searching on pooled connections woke a sleeping backend for each query and the server's
  * thread paid for it in `writev`; pipelined, a backend reads its next query without sleeping.
  * Transactions cannot share a connection and never come here (postgres.ts).
  * Queries on one connection are answered in order, so a slow search would hold up every search
@@ -62,7 +60,7 @@ export const STALL_MS = 20;
  * the overflow pool, whose connections share the database's CPU instead. Whether a connection
  * answered is looked at after the event loop has read the sockets (setImmediate): judged from
  * the time of its last answer, a busy event loop made every connection look stalled and sent
- * searches to the slower pool (50 clients while ingesting: 895 searches/s against 1,280).
+ * searches to the slower pool while ingestion kept it busy.
  * pg's Pool cannot pipeline (it checks a client out for one query), hence this; the pipelining
  * itself is pg's (its `pipeline` option), and the sockets are made here, so holding their writes
  * reaches into no field of pg's.

@@ -23,7 +23,7 @@ function statementName(text: string): string {
  * its text, and then only binds and executes it: for every pool (database.ts), whose few statement
  * shapes (a search's, an upload's, an indexing batch's) run thousands of times a second. With
  * `plan_cache_mode = force_generic_plan` (the searches' pools) a statement is planned once per
- * connection as well; planning was half of a search's time in the database.
+ * connection as well; planning each query anew cost about as much as running it.
  */
 export class PreparedStatementsClient extends pg.Client {
   readonly #prepared = new Set<string>();
@@ -55,7 +55,7 @@ export class PreparedStatementsClient extends pg.Client {
 
   /**
    * A named query built as pg's own Query, which pg takes as it is: a config object is copied
-   * first (property descriptors and all), 5 us of the HTTP thread's time per search.
+   * first (property descriptors and all), on the HTTP thread, for every search.
    */
   #named(name: string, text: string, values: unknown[]): Promise<unknown> {
     return new Promise((resolve, reject) => {

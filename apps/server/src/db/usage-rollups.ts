@@ -3,7 +3,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 /**
  * Hourly rollups of the three minute-level usage tables, kept exact by triggers on every insert,
  * update (the writers' upserts) and delete of a usage row, so that long histories and counters read
- * a few thousand rows instead of a million (bench/usage.ts). The metric definitions below are the
+ * a row an hour instead of a row a minute. The metric definitions below are the
  * one place that says what each metric's count and bytes are made of; the minute-level queries
  * (db/usage-buckets.ts) sum the same expressions, so both levels always agree.
  *

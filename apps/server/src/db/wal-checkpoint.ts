@@ -12,8 +12,8 @@ const CHECK_EVERY_MS = 1000;
 /**
  * PostgreSQL: past this much log written since its last checkpoint, Sift asks for one. pg_wal then
  * holds about three times this (the log since the checkpoint before, and the segments PostgreSQL
- * recycles for what it expects next): 352 MB at most, writing as fast as it could for a minute on
- * 2 cores, against 1,024 MB (`max_wal_size`) leaving it to the server.
+ * recycles for what it expects next), far less than `max_wal_size` lets it reach when
+ * checkpoints are left to the server under heavy ingestion.
  */
 export const POSTGRES_WAL_LIMIT_BYTES = 128 * 1024 * 1024;
 
@@ -28,7 +28,7 @@ export const WAL_QUIET_MS = 2000;
 /**
  * Keeps SQLite's write-ahead logs (the main file's and every collection's search file's) small while the server
  * runs. Automatic checkpoints are passive: under steady searches a reader always holds some old
- * frame, the log is never reset and grows with every write (10 GB seen under heavy ingestion).
+ * frame, the log is never reset and grows with every write, without bound under heavy ingestion.
  * Here a connection of its own checks each log's size every second and, past the limit, copies it
  * into its database and truncates it. A log that stopped growing (WAL_QUIET_BYTES) is truncated
  * too: a reset log keeps its size, which would otherwise stay on the disk once ingestion is idle.

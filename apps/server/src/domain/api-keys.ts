@@ -86,7 +86,7 @@ export const createVerifiedApiKeys = (): Lookups<ApiKeyActor> => lookups<ApiKeyA
 
 /**
  * The organization a bearer API key speaks for (provider API). The lookup of a key verified in
- * the last VERIFIED_KEY_TTL_MS is skipped: it was a third of a short query's server time.
+ * the last VERIFIED_KEY_TTL_MS is skipped: it was a large share of a short query's server time.
  */
 export async function authenticateApiKey(database: Database, verified: Lookups<ApiKeyActor>, apiKey: string): Promise<ApiKeyActor> {
   const known = verified.get(apiKey);

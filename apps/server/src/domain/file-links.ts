@@ -30,7 +30,8 @@ function hourlyCache(keyring: Keyring, audience: Audience): { hour: number; toke
 
 /**
  * A token per subject, in order. Those minted this hour are read from the cache without a
- * promise each: a search answers with ten file URLs, and awaiting each cost about 1 us.
+ * promise each: a search answers with ten file URLs, and awaiting a promise for each adds up on
+ * the HTTP thread.
  */
 async function signedTokens(keyring: Keyring, audience: Audience, subjects: readonly string[]): Promise<string[]> {
   const { hour, tokens: cache } = hourlyCache(keyring, audience);

@@ -5,7 +5,7 @@ import { addQueryEvents, type CollectionRef, minuteWindow, type QueryCounters, t
 /**
  * Query usage events, added up in memory and written once a second in one transaction.
  * A query writes nothing else, so unlike document events there is no action's transaction to
- * join; writing each event inline cost a third of a short query's time and made every search
+ * join; writing each event inline cost a large share of a short query's time and made every search
  * wait for the write lock while ingestion held it. Each event keeps the minute it happened in.
  * Reads of usage flush first (see usage.ts), so this process always sees its own queries; a
  * crash loses at most the last second of query counts. A write that fails is retried with the

@@ -32,9 +32,10 @@ interface Outage {
 
 /**
  * One log line when an outage begins and one when it ends, however many requests it refused
- * meanwhile (a PostgreSQL restart of 15 s refused thousands, each a stack trace before). The end
- * is found by probing the dependency every second from the first failure: requests that do not
- * need it keep answering meanwhile, and the ones that do answer again with no operator action.
+ * meanwhile (even a short database restart refuses a great many, and a stack trace for each
+ * buried the log). The end is found by probing the dependency every second from the first
+ * failure: requests that do not need it keep answering meanwhile, and the ones that do answer
+ * again with no operator action.
  */
 export function watchOutages(log: FastifyBaseLogger, probes: Partial<Record<Dependency, Probe>>): Outages {
   const outages = new Map<Dependency, Outage>();

@@ -19,7 +19,7 @@ export function diskObjects(dataDir: string): ObjectStore & { pathOf(hash: strin
       }
       // Written whole then renamed: a crash never leaves a half file under a content hash.
       // Off the HTTP thread, whatever the size: creating a file waits on the file system's
-      // journal, where the thread-pool round trips cost the thread about 0.1 ms each.
+      // journal, which would stop the thread, while the thread pool's round trips cost it little.
       const temporary = `${pathOf(hash)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
       await writeFile(temporary, bytes, { mode: 0o600 }); // its user's alone, whatever the umask
       await rename(temporary, pathOf(hash));

@@ -4,8 +4,8 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
  * PostgreSQL: document usage events are appended here by the transactions of the actions they
  * count, and added into `document_usage` about once a second (db/document-usage-pending.ts).
  * Upserted in each upload's transaction, the minute's row (and its hourly rollup) stayed locked
- * until that transaction committed, so concurrent uploads to one collection waited on each other:
- * 10 ms of an upload's 20 at 8 in flight, every server of an installation in the same queue.
+ * until that transaction committed, so concurrent uploads to one collection waited on each other
+ * for much of their time, every server of an installation in the same queue.
  * SQLite has one writer, whose group commit already writes one row update per group.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -20,8 +20,8 @@ async function createPostingsTable(db: Kysely<unknown>, collectionKey: number): 
 /**
  * PostgreSQL: each collection's postings in a table of their own (engine/search/postgres.ts,
  * postingsTable), so that a search reads only its collection's index and is planned for its
- * statistics: in one table for all, a 1,460-abstract collection's top-documents p50 rose 33%
- * beside another organization's 20 MB. A posting no longer names its collection. The postings
+ * statistics: in one table for all, a small collection's searches slowed beside another
+ * organization's large one. A posting no longer names its collection. The postings
  * move collection by collection in the migration's transaction, and the trigger that deletes a
  * deleted document's postings finds them in its collection's table. SQLite: nothing to do.
  */

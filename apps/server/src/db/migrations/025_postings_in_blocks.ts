@@ -3,12 +3,12 @@ import { type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
 /**
  * PostgreSQL: a collection's postings packed in blocks, one row per granularity, term and block
  * (arrays of rows, documents, term frequencies and lengths) instead of one row a posting: a
- * posting cost about 158 bytes of row, index entries and alignment, most of the database. An
- * indexing transaction writes its documents' postings as blocks of its own; search_document_blocks
- * says which blocks hold a document's postings, so deleting or reindexing it rewrites only those
- * (search_remove_postings, also run by the documents' deletion trigger). Existing postings are
- * packed 64 documents to a block, numbered below zero (new blocks come from a sequence).
- * SQLite: nothing to do.
+ * posting's row header, index entries and alignment cost many times the posting itself, and
+ * made up most of the database. An indexing transaction writes its documents' postings as blocks
+ * of its own; search_document_blocks says which blocks hold a document's postings, so deleting or
+ * reindexing it rewrites only those (search_remove_postings, also run by the documents' deletion
+ * trigger). Existing postings are packed 64 documents to a block, numbered below zero (new blocks
+ * come from a sequence). SQLite: nothing to do.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;

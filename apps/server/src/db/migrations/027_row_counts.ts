@@ -4,8 +4,8 @@ import { postingsKeys } from './025_postings_in_blocks.ts';
 /**
  * PostgreSQL: `search_rows` holds a document's rows of each granularity counted (how many, and
  * their tokens) instead of a row per page and snippet with its length: the lengths are in the
- * postings (migration 025), and the table was a sixth of the database, a collection id in every
- * row. Its triggers still append the statistics' deltas (search_stats), now sums of counts.
+ * postings (migration 025), and the table was a large part of the database, a collection id in
+ * every row. Its triggers still append the statistics' deltas (search_stats), now sums of counts.
  * SQLite: nothing to do.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -26,7 +26,7 @@ export function float32Base64(vector: Float32Array): string {
   return bytes.toString('base64');
 }
 
-/** Array.from on a typed array takes V8's slow generic path; a counted loop is ~10x faster. */
+/** Array.from on a typed array takes V8's slow generic path; a counted loop is much faster. */
 function toNumbers(vector: Float32Array): number[] {
   const numbers = new Array<number>(vector.length);
   for (let i = 0; i < vector.length; i++) numbers[i] = vector[i]!;

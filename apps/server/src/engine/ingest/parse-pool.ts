@@ -2,8 +2,8 @@
  * Parsers run in child processes with hard bounds: a file's parse is killed when it outlives the
  * timeout or when its process's resident memory passes the cap. Worker threads were not enough:
  * V8's resourceLimits bound the JavaScript heap only, and pdf.js inflates a stream into typed
- * arrays outside it (a 1 MB PDF whose content stream inflates to 1 GB of zeros grew a thread held
- * to a 256 MB heap past 800 MB of RSS), so the cap is read from /proc, per process, and enforced
+ * arrays outside it (a small PDF whose content stream inflates to gigabytes of zeros takes a
+ * thread far past its heap limit), so the cap is read from /proc, per process, and enforced
  * by killing it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';

@@ -369,7 +369,7 @@ async function writeIndex(ingestion: Ingestion, items: Prepared[], lease: LeaseK
   if (kept.length === 0) return;
   await lease.betweenSteps();
   // A large document's compiled rows are garbage now: collected before the index reads and
-  // analyzes the document again (eight 60 MB uploads peaked near the 1.5 GB limit).
+  // analyzes the document again, so the thread never holds both at once.
   if (kept.some((item) => item.job.size >= ingestion.rules.largeBytes)) collectGarbage();
   await ingestion.search.indexDocuments(kept.map((item) => item.job.id));
   await lease.betweenSteps();
@@ -569,8 +569,9 @@ const BUSY_BACKOFF_MS = 500;
 
 /**
  * PostgreSQL: after a batch during which searches were answered, a loop pauses this share of the
- * batch's time before claiming the next, leaving the database's CPU to the searches (#13: searches
- * keep at least half their idle rate while ingesting, ingestion at least a quarter of its own).
+ * batch's time before claiming the next, leaving the database's CPU to the searches: the aim is
+ * that searches keep at least half their idle rate while ingesting, and ingestion at least a
+ * quarter of its own.
  */
 const SEARCH_PACE = 0.5;
 

@@ -257,7 +257,7 @@ const noLease = { lease_owner: null, lease_expires_at: null } as const;
  * it), or a large one while fewer than `maxLarge` are held; each found through an index of its own
  * (migration 029), the oldest of the two taken. `seq = (...)`, a subquery run once: as
  * `seq in (...)` PostgreSQL could run it again for each row it joined, each run taking another
- * document (seven 60 MB documents leased in one claim once the table held 2,000 others).
+ * document, so one claim could lease several large documents at once.
  */
 function aloneCandidate(rules: LeaseRules, skipLocked: ReturnType<typeof sql>) {
   const largeAllowed = sql`(select count(*) from documents where lease_owner is not null and size >= ${rules.largeBytes}) < ${rules.maxLarge}`;

@@ -152,7 +152,7 @@ export function textTerms(text: string): TextTerms {
 
 /**
  * Porter stems, remembered: a text's words repeat (Zipf), and stemming was most of what indexing
- * cost (issue #11 point 5). Bounded; a full memory starts again rather than tracking recency.
+ * cost. Bounded; a full memory starts again rather than tracking recency.
  */
 const stems = new Map<string, string>();
 const REMEMBERED_STEMS = 100_000;

@@ -33,8 +33,9 @@ export function filterSql(node: FilterNode): RawBuilder<unknown> {
  * (collection_id, key, value, document_seq)` index alone rather than by reading every document of
  * the collection. `seqs` selects their `document_seq` (a document may appear more than once);
  * `exact` says they are exactly the documents passing, so nothing is left to check on each (a
- * filter passing half of 20 MB spent most of its time checking again, document by document, what
- * the index had just answered); otherwise they are a superset and the filter is applied to each.
+ * filter passing many documents would spend most of its time checking again, document by
+ * document, what the index had just answered); otherwise they are a superset and the filter is
+ * applied to each.
  * Null when the filter has no part that index can find (only `$ne`, `$nin`, or an `$or` with
  * such a branch). Other collections' metadata is never read.
  */

@@ -35,8 +35,8 @@ export const readsCodes = (column: RawBuilder<unknown>, granularity: Granularity
  * A collection's postings table (migration 019): each collection's postings in a table of their
  * own, made when its first documents are indexed and dropped with it, so a search reads only its
  * collection's index and statistics, and its plan is made for them, whatever other organizations
- * hold (one table for all: a 1,460-abstract collection's top-documents p50 rose 33% beside another
- * organization's 20 MB). Not partitions of one parent: a statement on a partitioned table locks
+ * hold (in one table for all, a small collection's searches slowed beside another organization's
+ * large one). Not partitions of one parent: a statement on a partitioned table locks
  * every partition when run on a plan made once, and a query naming a partition locks the parent.
  */
 export const postingsTable = (collectionKey: number): RawBuilder<unknown> => sql.table(`search_postings_${collectionKey}`);

@@ -260,8 +260,8 @@ interface SearchContext {
 
 /**
  * A collection's key never changes once made, so a server keeps those it has read and a search
- * hands its key to the statement (a lookup less in each: backend CPU per fine-snippet search
- * at 10 MB 5-7% lower).
+ * hands its key to the statement: a lookup less in each, which saves the database CPU on every
+ * search.
  */
 class CollectionKeys {
   private readonly keys = new Map<string, number>();
@@ -296,8 +296,8 @@ class CollectionKeys {
 
 /**
  * A single statement on a pipelined connection, handed to pg as it is: Kysely's executor around
- * it (a connection object and a few promises a query) cost the HTTP thread about 10 us a search
- * (fair-probe --postgres, four alternating pairs: 3,725 -> 3,812 searches/s).
+ * it (a connection object and a few promises a query) is work on the HTTP thread for every search,
+ * which then serves fewer.
  */
 async function onePipelined<Row>({ db, searchPools }: Database, query: CompiledQuery<Row>): Promise<Row[]> {
   if (!searchPools) return (await db.executeQuery(query)).rows;
@@ -319,9 +319,7 @@ async function onePipelined<Row>({ db, searchPools }: Database, query: CompiledQ
  * first finds how many documents pass the filter (passingKept), which decides how its statement
  * keeps only their rows (each form a subplan, never a join, so a generic plan is as good as one
  * for the values); none passing, no rows. Planned for its values, in a transaction, a filtered
- * search took 1.5 ms more (20 MB, top-documents p50 one at a time, usual queries: a filter
- * passing 0.5% of the documents 3.05 -> 1.50-1.84 ms, half of them 5.18 -> 3.38-3.50, unfiltered
- * 1.63-2.24).
+ * search was slower, whether few or many of the documents passed: planning cost more than it saved.
  * `shape` names what changes the statement's text: the kind of search and its options.
  */
 async function search<Row>(
@@ -430,7 +428,7 @@ const compiledPaths = (db: Kysely<DB>, documentIds: string[]) =>
 /**
  * Most documents passing a filter that a search looks up among (passingKept); past this many,
  * each matched row's document is checked instead. Handed over as a constant array, planning one
- * costs about 0.8 us an element (1.6 ms for 2,000).
+ * costs time for every element, so a long one costs more than checking each row.
  */
 const PASSING_LOOKED_UP_MOST = 10_000;
 
@@ -440,16 +438,15 @@ const PASSING_LOOKED_UP_MOST = 10_000;
  * of the documents of every organization:
  * - When that index answers the filter exactly, they are counted there (up to the most looked
  *   up), and the statement keeps the rows whose document is among them, a subplan PostgreSQL
- *   hashes once. Fetched first and handed back as a constant array, a filter passing half of
- *   20 MB cost 7.95 ms a query (top-documents, usual queries, in process) against 4.90 this way.
+ *   hashes once: cheaper than fetching them first and handing them back as a constant array.
  * - When it answers a superset, each candidate is looked up by its seq and checked, once, and
- *   those passing are handed to the statement as a constant array (checked in the statement, each
- *   was checked twice: 15.5 -> 25.3 ms).
+ *   those passing are handed to the statement as a constant array (checked in the statement,
+ *   each would be checked twice).
  * Either way the planner never joins with them: taken for one document (statistics not yet
- * updated after an ingestion) it compared each posting with every passing document, 112 ms a
- * query; reached through their postings' document index, a filter passing half of 20 MB read
- * every one of their postings, 190 ms. When the index cannot answer the filter, or more than
- * PASSING_LOOKED_UP_MOST pass, each matched row's document is checked.
+ * updated after an ingestion) it compared each posting with every passing document; reached
+ * through their postings' document index, a filter passing many documents read every one of
+ * their postings. Both cost many times the search itself. When the index cannot answer the
+ * filter, or more than PASSING_LOOKED_UP_MOST pass, each matched row's document is checked.
  */
 async function passingKept(trx: Kysely<DB>, collectionId: string, filter: FilterNode): Promise<RawBuilder<unknown> | null> {
   const checked = sql`where exists (select 1 from documents d where d.seq = w.document_seq and ${filterSql(filter)})`;
@@ -475,11 +472,9 @@ async function passingKept(trx: Kysely<DB>, collectionId: string, filter: Filter
 
 /**
  * A `$ne` or `$nin` filter's condition: the documents failing it (filterExclusions) are excluded
- * by a hashed lookup as in passingKept, rather than each matched row's document checked
- * (20 MB, usual queries, in process: `group != g0`, 90% passing, 2.9-4.4 -> 1.7-1.8 ms; a key no
- * document has, 2.5-4.3 -> 1.1-1.2 ms; with the most common terms, fine snippets of half passing
- * took 87-89 -> 95-98 ms, the one case slower). Past PASSING_LOOKED_UP_MOST failing, each matched
- * row is checked.
+ * by a hashed lookup as in passingKept, rather than each matched row's document checked: faster
+ * for the usual queries, and only a little slower for the rare search whose terms match most
+ * rows. Past PASSING_LOOKED_UP_MOST failing, each matched row is checked.
  */
 async function failingExcluded(trx: Kysely<DB>, failing: RawBuilder<unknown>, checked: RawBuilder<unknown>): Promise<RawBuilder<unknown>> {
   const count = await countedUpTo(trx, failing);
@@ -571,9 +566,9 @@ export async function indexPostgresDocuments(trx: Kysely<any>, requestedIds: str
     await writeRowCounts(trx, granularity, counts);
   };
   for (const [granularity, source] of sources) {
-    // A large document's rows and terms for this granularity are garbage once it returns, a few
-    // hundred MB that V8 would keep beside the next granularity's while its heap can grow: collected
-    // now, as on SQLite (sqlite-file.ts).
+    // A large document's rows and terms for this granularity are garbage once it returns, several
+    // times the document's size, that V8 would keep beside the next granularity's while its heap can
+    // grow: collected now, as on SQLite (sqlite-file.ts).
     // A batch of small documents (up to 16 MB in all) is not worth a full collection four times.
     await indexGranularity(granularity, granularity === 'pages' ? pageRows : (await source.execute(trx)).rows);
     if (large) collectGarbage();

@@ -9,16 +9,17 @@ import { queryWeights, relevanceModel, RM3_EXPANSION_TERMS, RM3_FEEDBACK_DOCUMEN
  * for a second pass at any granularity. The first pass ranks the collection's coarse snippets
  * (passages of about 2,000 characters) by BM25 with the query's own term frequencies, the query
  * model RM3 interpolates; the best RM3_FEEDBACK_DOCUMENTS of them are the feedback. Passages
- * rather than fine snippets (clearly worse on CISI) or whole documents (about as good on CISI): a passage's text is bounded whatever the documents' size, so the cost is too.
+ * rather than fine snippets (whose feedback ranks clearly worse) or whole documents (which rank
+ * no better): a passage's text is bounded whatever the documents' size, so the cost is too.
  * The terms too common to expand with are judged by their share of the collection's documents,
- * as Anserini's filter is: counting a term's documents up to the bound reads a tenth of the
- * postings that counting its passages does in a collection of long documents.
+ * as Anserini's filter is: counting a term's documents up to the bound reads far fewer postings
+ * than counting its passages does in a collection of long documents.
  * Everything here is deterministic and reads the same statistics on both databases.
  */
 
 /**
  * Relevance-model terms judged common or not, before the common ones are left out: each costs a
- * count. Twice the terms kept ranks as well on CISI as three times, for a third fewer counts.
+ * count. Twice the terms kept: judging more ranks no better, and costs more counts.
  */
 const CANDIDATE_TERMS = 2 * RM3_EXPANSION_TERMS;
 

@@ -89,8 +89,7 @@ const TIE_TOLERANCE = 1e-9;
 /**
  * That rule in SQL, the same on both backends: `t`, the best rows of a search (a `weight` column,
  * best first, k + RANK_SLACK of them) and `kth`, the k-th weight, for a query that joins to their
- * rows only those `where ${canBeAmongK}` (fine snippets at 10 MB on SQLite: 182 us a query with
- * every row joined, 133 with only these).
+ * rows only those `where ${canBeAmongK}`: joining every row costs a search noticeably more.
  */
 export const withBestRows = (kthOffset: number, best: RawBuilder<unknown>): RawBuilder<unknown> =>
   sql`with t as materialized (${best}), kth as (select weight from t order by weight desc limit 1 offset ${kthOffset})`;
@@ -103,7 +102,7 @@ export function rankHits<Hit extends { weight: number }>(hits: Hit[], k: number,
   keyed.sort((a, b) => b.weight - a.weight || comparePlaces(a.place, b.place));
   return keyed.slice(0, k).map(({ hit, weight }) => {
     const { weight: _weight, ...rest } = hit;
-    // Not `{ ...rest, score }`: spreading the rest object again cost 1 us a hit (V8), most of this function.
+    // Not `{ ...rest, score }`: spreading the rest object again (V8) would be most of this function's cost.
     return Object.assign(rest, { score: bm25Score(weight) });
   });
 }

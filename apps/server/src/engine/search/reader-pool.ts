@@ -43,8 +43,8 @@ const close = (file) => {
   open.delete(file);
 };
 // A file replaced (a rebuild) or removed (a deleted collection) is noticed within STAT_MS: stating it
-// on every query cost 3% of a reader's time under load, and a deleted collection's searches are
-// refused before they get here.
+// on every query is a system call per search for a change that is rare, and a deleted collection's
+// searches are refused before they get here.
 const STAT_MS = 250;
 const reader = (file) => {
   const current = open.get(file);
@@ -162,12 +162,10 @@ const SEND_AT = 6;
 
 /**
  * Queries in flight on the first thread before others are sent any. Spread evenly, every reader
- * and the HTTP thread were runnable at once and took turns on the cores: at 50 connections on 2
- * cores (fair-probe, fine snippets, five alternating pairs) 4,409 requests/s on average against
- * 4,840 sending to the first reader until 40 wait there (the second then took a fifth of the
- * queries). A slow query on the first thread holds those behind it until SPILL_AT are waiting;
- * with a client sending the slowest searches beside the 50, the rest fared as well as spread
- * evenly (p99 83-85 ms against 87-95).
+ * and the HTTP thread were runnable at once and took turns on the cores, serving fewer searches
+ * than when the first reader takes all it keeps up with and the others only the rest. A slow
+ * query on the first thread holds those behind it until SPILL_AT are waiting, so with slow
+ * searches among many fast ones the rest fare as well as spread evenly.
  */
 const SPILL_AT = 40;
 
@@ -216,10 +214,9 @@ export function openReaderPool(options: { databasePath: string; threads: number;
 
   // The queries of one event-loop turn go to each thread in few messages, each answered in one: a
   // message costs a wake-up on each side, more than a query's rows cost to copy. A thread gets its
-  // queries once SEND_AT are waiting, without waiting for the end of the turn: with a whole turn's
-  // queries at once (about 11 a thread at 50 connections), it sat idle while the HTTP thread read
-  // them, and the HTTP thread then idled while it answered them all (fair-probe, fine snippets:
-  // 3,941 requests/s on average against 4,286 sending at 6, four alternating pairs).
+  // queries once SEND_AT are waiting, without waiting for the end of the turn: given a whole turn's
+  // queries at once, it sat idle while the HTTP thread read them, and the HTTP thread then idled
+  // while it answered them all.
   const send = (thread: (typeof threads)[number], queries: Query[]) => {
     try {
       thread.worker.postMessage(queries);

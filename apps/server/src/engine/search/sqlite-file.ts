@@ -15,10 +15,10 @@ import { EMBED_BATCH, EMBED_CHARS, embedderKey, embedDocuments, type VectorEmbed
  * (`fts_documents`, `fts_pages`, `fts_coarse`, `fts_fine`), so a collection's BM25 statistics are
  * its own and a query reads only its collection's doclists. A file per collection rather than
  * tables per collection in one file: SQLite parses a file's whole schema on every connection and
- * after every schema change, so with a thousand collections (4,000 FTS5 tables, 20,000 schema
- * rows) creating or dropping one took 1.4 s and a new connection's first query 27 s; with a file
- * each, 18 ms, 5 ms (an unlink) and 1 ms, whatever the number of collections. Writes of
- * different collections also take different locks.
+ * after every schema change, so with many collections in one file, creating or dropping one and
+ * a new connection's first query grew slow with their number; with a file each (dropping one is
+ * an unlink) they cost the same whatever the number of collections. Writes of different
+ * collections also take different locks.
  *
  * FTS5 is the postings store: its tables are contentless (`content=''`, `contentless_delete=1`)
  * and keep no positions (`detail=none`: nothing searches phrases). A row is given each of its
@@ -119,8 +119,8 @@ const indexedRow = (row: SourceRow, counts: TermCounts): IndexedRow => [row.rowi
 /**
  * The analyzed terms of a collection's rows, documents first: a document's text is analyzed once
  * and its pages and snippets are slices of it (analyzer.ts); a text past ANALYZED_ONCE_CHARS is
- * analyzed alone, in slices (termCountsInSlices): a 60 MB document's rows analyzed at once took the
- * thread past 3 GB.
+ * analyzed alone, in slices (termCountsInSlices): a large document's rows analyzed at once would
+ * take the thread's memory to many times the document's size.
  */
 class RowTerms {
   private readonly texts = new Map<string, string>();
@@ -214,7 +214,7 @@ const OPEN_WRITERS = 16;
 
 /**
  * Pages of segment merging one step writes (FTS5's 'merge' command): a step holds the
- * collection's write lock for tens of milliseconds, then work waiting in the queue comes first.
+ * collection's write lock only briefly, then work waiting in the queue comes first.
  */
 const MERGE_PAGES = 1000;
 
@@ -425,7 +425,7 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string, em
   const applyDeletions = GRANULARITIES.map((granularity) => rows.remover(granularity, deleted(granularity)));
   // A document indexed again keeps its seq: its old document-level row goes first. The `+` keeps
   // SQLite on the documents' ids: by the collection index it scanned every document of the
-  // collection for each batch (350 ms of 1.35 s of writing 20 MB of small documents, growing).
+  // collection for each batch, a cost that grew with the collection.
   const replaceDocuments = rows.remover('documents', `select seq from source.documents where id in (${ids}) and +collection_id = '${collectionId}'`);
   const rowsOf = GRANULARITIES.map((granularity) =>
     // Documents of the batch in other collections are theirs to index.
@@ -460,8 +460,8 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string, em
       }
       analyzed.push(granularity);
       texts.push(granularityTexts);
-      // The rows of a large document read for this granularity are garbage now, a hundred MB
-      // and more that V8 would keep beside the next granularity's until its heap filled.
+      // The rows of a large document read for this granularity are garbage now, several times the
+      // document's size, that V8 would keep beside the next granularity's until its heap filled.
       if (large) collectGarbage();
     }
     return { terms: analyzed, vectors: await vectors.embed(texts) };
@@ -482,8 +482,8 @@ async function openCollectionWriter(sqlitePath: string, collectionId: string, em
 /** One step of merging a search file's segments, or of giving back the pages merges freed; false when neither was left. */
 function segmentMerge(connection: SQLite.Database): () => boolean {
   // Each write adds segments to the tables that FTS5 merges only in part; a query looks a term
-  // up in every segment, so after a burst of writes it pays for each (fine snippets at 10 MB:
-  // 158 us a query before the merge, 105 after). Merged to one segment per table, a step at a time.
+  // up in every segment, so after a burst of writes it pays for each until they are merged.
+  // Merged to one segment per table, a step at a time.
   const merges = GRANULARITIES.map((granularity) => connection.prepare(`insert into main.${ftsTable(granularity)} (${ftsTable(granularity)}, rank) values ('merge', ?)`));
   const totalChanges = connection.prepare<[], number>('select total_changes()').pluck();
   const changes = () => totalChanges.get() ?? 0;
@@ -739,8 +739,8 @@ export function rebuildCollection(sqlitePath: string, collectionId: string): voi
 /**
  * A new search file's rows from the collection's indexed documents, 64 at a time, and their rows
  * a page at a time (better-sqlite3 runs one statement at a time on a connection). Paging the rows
- * of the whole collection at once re-read every remaining row for each page of 256 (10 MB: 3.9 s,
- * growing with the square).
+ * of the whole collection at once re-read every remaining row for each page of 256, a cost that
+ * grew with the square of the collection's size.
  */
 function fillFromSource(connection: SQLite.Database, sqlitePath: string, collectionId: string): void {
   connection.prepare('attach database ? as source').run(sqlitePath);

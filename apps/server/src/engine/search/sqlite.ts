@@ -212,9 +212,9 @@ async function top<Row extends { weight: number }>(
 /**
  * A filter passing many rows: the best matches, FILTERED_DEPTH times as many as the rows needed,
  * joined to their documents and filtered. Joining every match to drop those failing cost as much
- * as weighing them (the most common terms, half the documents passing: twice the unfiltered
- * search). When too few of the best pass, once more, as deep as the share that passed asks; null
- * when that share is too small to go by, or still too few pass: the caller joins every match.
+ * as weighing them, doubling the cost of a search of common terms. When too few of the best pass,
+ * once more, as deep as the share that passed asks; null when that share is too small to go by,
+ * or still too few pass: the caller joins every match.
  */
 async function bestPassing<Row extends { weight: number }>(run: Run, rows: RowsOf, request: SearchRequest, terms: WeightedTerm[]): Promise<Row[] | null> {
   const needed = request.k + RANK_SLACK;
@@ -233,7 +233,8 @@ async function bestPassing<Row extends { weight: number }>(run: Run, rows: RowsO
 /**
  * The best `depth` matches of a filtered search that pass its filter, best first, and whether
  * those were every match. Joined to a row of their count, so it comes back even when none pass.
- * `depth` as a literal, as rowsLimit: bound as a parameter, the statement took twice as long.
+ * `depth` as a literal, as rowsLimit: bound as a parameter, FTS5 plans without it and the
+ * statement runs much slower.
  */
 async function passingAmongBest<Row extends { weight: number }>(
   run: Run,
@@ -413,9 +414,9 @@ function bestJoined(k: number, best: RawBuilder<unknown>, join: (rowid: string) 
 
 /**
  * `limit` as a literal: FTS5 plans `order by rank limit N` knowing N only when N is in the SQL
- * text; bound as a parameter inside the search's materialized CTE it cost 30 us a query more
- * (fine snippets at 10 MB: 132 us against 102 in process). The reader threads keep a prepared
- * statement per distinct text, and clients use few values of k.
+ * text; bound as a parameter inside the search's materialized CTE, every query pays for a worse
+ * plan. The reader threads keep a prepared statement per distinct text, and clients use few
+ * values of k.
  */
 const rowsLimit = (k: number): RawBuilder<unknown> => sql.lit(k + RANK_SLACK);
 

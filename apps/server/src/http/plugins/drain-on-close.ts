@@ -5,9 +5,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
  * answered. Node's own close (and Fastify's `forceCloseConnections: 'idle'`) ends keep-alive
  * connections between requests, but not one a client opened and never used yet (HTTP clients
  * and load balancers open them ahead of need): the server then waited for the client's
- * headers timeout, and a stopping server was cut off by its 9.5 s limit (seen after a heavy
- * benchmark). Requests in flight still finish; a request counts as in flight until its response
- * closes, however it ends.
+ * headers timeout, and a stopping server was cut off by its 9.5 s limit. Requests in flight
+ * still finish; a request counts as in flight until its response closes, however it ends.
  */
 export function closeUnusedConnectionsOnClose(app: FastifyInstance): void {
   const inFlight = new Set<FastifyRequest>();
@@ -18,9 +17,8 @@ export function closeUnusedConnectionsOnClose(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
     inFlight.add(request);
     // The response's 'close' comes however a request ends: answered, or its client gone while it
-    // was worked on (then neither onResponse nor onRequestAbort may come: a load generator
-    // stopped mid-run left 71 requests counted as in flight, and every shutdown after it ran into
-    // the 9.5 s limit).
+    // was worked on (then neither onResponse nor onRequestAbort may come, and a request counted
+    // as in flight for ever would make every shutdown run into the 9.5 s limit).
     reply.raw.once('close', () => {
       inFlight.delete(request);
       closeWhenDrained();

@@ -5,16 +5,16 @@ import { collectGarbage } from '../../memory.ts';
 const LARGE_BODY_BYTES = 8 * 1024 * 1024;
 /**
  * Large bodies read, parsed and handled at once; the others wait their turn before being read.
- * One: ingestion takes large documents one at a time anyway, and a second body in memory brought
- * eight concurrent 60 MB uploads to the 1.5 GB RSS limit (1,493 and 1,554 MB in two load benchmarks).
+ * One: ingestion takes large documents one at a time anyway, and a second body in memory took
+ * concurrent large uploads to the server's 1.5 GB memory budget.
  */
 const LARGE_BODIES_AT_ONCE = 1;
 
 /**
- * Bounded memory under large uploads: a 60 MB document arrives as a 60 MB JSON text, becomes a
- * parsed string and then bytes to store, a few hundred MB in all while its request runs. Eight at
- * once took the server past 2.4 GB. Requests announcing a large body wait for the slot
- * before their body is read (the rest stays in the socket), and free it when answered.
+ * Bounded memory under large uploads: a large document arrives as a JSON text, becomes a parsed
+ * string and then bytes to store, several times its size in all while its request runs, so a few
+ * at once would take the server past its memory budget. Requests announcing a large body wait for
+ * the slot before their body is read (the rest stays in the socket), and free it when answered.
  */
 export function limitLargeBodies(app: FastifyInstance): void {
   let free = LARGE_BODIES_AT_ONCE;
@@ -22,8 +22,8 @@ export function limitLargeBodies(app: FastifyInstance): void {
   const holders = new WeakSet<FastifyRequest>();
   const release = (request: FastifyRequest) => {
     if (!holders.delete(request)) return;
-    // The body answered: its hundreds of MB of garbage go now, before the next large body is
-    // read, not when V8 next finds the heap full (eight uploads in a row grew it by each one).
+    // The body answered: its garbage goes now, before the next large body is read, not when V8
+    // next finds the heap full (uploads in a row would otherwise grow the heap by each one).
     collectGarbage();
     const next = waiting.shift();
     if (next) return next();
