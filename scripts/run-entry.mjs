@@ -12,8 +12,9 @@ import { constants } from 'node:os';
  * And a young generation of 64 MB semi-spaces for its HTTP thread
  * (V8's default is 16; the server gives its threads the default back, memory.ts). Almost all of a
  * request's garbage dies young, and a larger young generation collects it less often for the same
- * work, which leaves more of the thread to searches. The worker (`npm run worker`) ingests on its
- * main thread and keeps V8's default. An operator's NODE_OPTIONS that sets the size wins.
+ * work, which leaves more of the thread to searches (`bench/fair-probe.ts`, ONLY_IDLE=1, measures
+ * it). The worker (`npm run worker`) ingests on its main thread and keeps V8's default. An
+ * operator's NODE_OPTIONS that sets the size wins.
  */
 export function serverNodeFlags(env = process.env) {
   return ['--no-allocation-site-pretenuring', ...((env.NODE_OPTIONS ?? '').includes('--max-semi-space-size') ? [] : ['--max-semi-space-size=64'])];

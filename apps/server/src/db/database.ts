@@ -66,7 +66,8 @@ const defaultSearchConnections = (): number => Math.min(20, 4 * availableParalle
 /**
  * One per core but the one the server's own thread keeps busy, at least one: more pipelined
  * connections than the cores left to the database only make their backends take turns, and even
- * one serves many clients' searches better than a pool of connections alone.
+ * one serves many clients' searches better than a pool of connections alone (`bench/fair-probe.ts --postgres`
+ * measures it).
  */
 const defaultSearchPipelines = (): number => Math.max(1, availableParallelism() - 1);
 

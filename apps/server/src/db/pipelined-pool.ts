@@ -36,7 +36,7 @@ interface Waiter {
  * Most queries in flight on one connection: enough that its backend finds the next query waiting
  * when it finishes one, few enough that a slow query holds up only these behind it. A smaller
  * limit left the backend idle between queries; none at all let the slowest searches hold up
- * every search queued behind them.
+ * every search queued behind them (`bench/fair-probe.ts --postgres`, HEAVY=1 for the slowest).
  */
 export const PIPELINE_DEPTH = 32;
 

@@ -19,7 +19,8 @@ import { queryWeights, relevanceModel, RM3_EXPANSION_TERMS, RM3_FEEDBACK_DOCUMEN
 
 /**
  * Relevance-model terms judged common or not, before the common ones are left out: each costs a
- * count. Twice the terms kept: judging more ranks no better, and costs more counts.
+ * count. Twice the terms kept: judging more ranks no better on CISI (`npm run bench -- quality`), and
+ * costs more counts.
  */
 const CANDIDATE_TERMS = 2 * RM3_EXPANSION_TERMS;
 

@@ -165,7 +165,8 @@ const SEND_AT = 6;
  * and the HTTP thread were runnable at once and took turns on the cores, serving fewer searches
  * than when the first reader takes all it keeps up with and the others only the rest. A slow
  * query on the first thread holds those behind it until SPILL_AT are waiting, so with slow
- * searches among many fast ones the rest fare as well as spread evenly.
+ * searches among many fast ones the rest fare as well as spread evenly (`bench/fair-probe.ts`
+ * measures it).
  */
 const SPILL_AT = 40;
 
