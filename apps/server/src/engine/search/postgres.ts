@@ -673,20 +673,13 @@ export async function rebuildPostgresIndex(db: Kysely<any>, collectionId?: strin
 /**
  * Folds each collection's statistic deltas into one row, and drops those of deleted collections.
  * Rows deleted by one statement are summed by it, so concurrent compactions never count twice.
- * The collections it folds are held (key share) until it commits: a collection deleted meanwhile
- * is skipped, and one being deleted waits, so its folded row is there for dropCollections to
- * remove rather than written after it.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function compactStats(db: Kysely<any>): Promise<void> {
   await sql`delete from search_stats s where not exists (select 1 from collections c where c.id = s.collection_id)`.execute(db);
   await sql`
     with crowded as (select collection_id, granularity from search_stats group by collection_id, granularity having count(*) > 1),
-    live as (select id from collections where id in (select collection_id from crowded) for key share),
-    gone as (
-      delete from search_stats s using crowded c, live l
-      where s.collection_id = c.collection_id and s.granularity = c.granularity and l.id = c.collection_id returning s.*
-    )
+    gone as (delete from search_stats s using crowded c where s.collection_id = c.collection_id and s.granularity = c.granularity returning s.*)
     insert into search_stats (collection_id, granularity, rows, tokens)
     select collection_id, granularity, sum(rows), sum(tokens) from gone group by collection_id, granularity`.execute(db);
 }
