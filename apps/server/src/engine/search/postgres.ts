@@ -213,7 +213,12 @@ export function postgresSearchIndex(database: Database, embedder: VectorEmbedder
       await sql`insert into search_collections (collection_id) values (${collectionId}) on conflict do nothing`.execute(db);
     },
     async dropCollections(collectionIds) {
-      if (collectionIds.length > 0) await sql`delete from search_stats where collection_id = any(${collectionIds}::text[])`.execute(db);
+      if (collectionIds.length > 0) {
+        await db.transaction().execute(async (trx) => {
+          await takeStatsLock(trx);
+          await sql`delete from search_stats where collection_id = any(${collectionIds}::text[])`.execute(trx);
+        });
+      }
       await dropOrphanedTables(db, 'search_postings_');
       await dropOrphanedTables(db, 'search_vectors_');
       await dropOrphanedBlockSizes(db);
@@ -671,15 +676,27 @@ export async function rebuildPostgresIndex(db: Kysely<any>, collectionId?: strin
 }
 
 /**
+ * Compactions and the dropping of collections' statistics take turns: a sum a compaction inserts
+ * is invisible to a drop running beside it, and would outlive the collection.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function takeStatsLock(trx: Kysely<any>): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended('search stats', 0))`.execute(trx);
+}
+
+/**
  * Folds each collection's statistic deltas into one row, and drops those of deleted collections.
  * Rows deleted by one statement are summed by it, so concurrent compactions never count twice.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function compactStats(db: Kysely<any>): Promise<void> {
-  await sql`delete from search_stats s where not exists (select 1 from collections c where c.id = s.collection_id)`.execute(db);
-  await sql`
-    with crowded as (select collection_id, granularity from search_stats group by collection_id, granularity having count(*) > 1),
-    gone as (delete from search_stats s using crowded c where s.collection_id = c.collection_id and s.granularity = c.granularity returning s.*)
-    insert into search_stats (collection_id, granularity, rows, tokens)
-    select collection_id, granularity, sum(rows), sum(tokens) from gone group by collection_id, granularity`.execute(db);
+  await db.transaction().execute(async (trx) => {
+    await takeStatsLock(trx);
+    await sql`delete from search_stats s where not exists (select 1 from collections c where c.id = s.collection_id)`.execute(trx);
+    await sql`
+      with crowded as (select collection_id, granularity from search_stats group by collection_id, granularity having count(*) > 1),
+      gone as (delete from search_stats s using crowded c where s.collection_id = c.collection_id and s.granularity = c.granularity returning s.*)
+      insert into search_stats (collection_id, granularity, rows, tokens)
+      select collection_id, granularity, sum(rows), sum(tokens) from gone group by collection_id, granularity`.execute(trx);
+  });
 }
