@@ -303,7 +303,7 @@ describe('one index per collection', () => {
     expect(await orphanRows(h)).toBe(0);
   });
 
-  test.runIf(process.env.SIFT_TEST_DIALECT === 'postgres')("statistics a compaction is folding when their collection is dropped go with it", async () => {
+  test.runIf(process.env.SIFT_TEST_DIALECT === 'postgres')('statistics a compaction is folding when their collection is dropped go with it', async () => {
     const { db } = h.database;
     // The engine's own idle compactions stopped: the test's is the one that folds.
     await f.workers.stop();
