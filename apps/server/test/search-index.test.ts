@@ -303,14 +303,15 @@ describe('one index per collection', () => {
     expect(await orphanRows(h)).toBe(0);
   });
 
-  test.runIf(process.env.SIFT_TEST_DIALECT === 'postgres')('statistics a compaction is folding when their collection is dropped go with it', async () => {
+  test.runIf(process.env.SIFT_TEST_DIALECT === 'postgres')('statistics being folded when their collection is dropped go with it', async () => {
     const { db } = h.database;
-    // The engine's own idle compactions stopped: the test's is the one that folds.
+    // The engine's own idle folds stopped: the test's is the one that folds.
     await f.workers.stop();
     await h.call('/v1/collections/add-collection', { collection_name: 'folded' }, f.keyA);
     const id = await collectionId(h, f.organizationA, 'folded');
     await sql`insert into search_stats (collection_id, granularity, rows, tokens) select ${id}, 'document', 1, 1 from generate_series(1, 3)`.execute(db);
-    // One delta held by another transaction: the compaction deletes the others, then waits on it, its sum unwritten.
+    // One delta held by another transaction: the fold (applyDeletions' last step) deletes the others,
+    // then waits on it, its sum unwritten.
     let holding!: (pid: number) => void;
     let release!: () => void;
     const holderPid = new Promise<number>((resolve) => (holding = resolve));
@@ -321,14 +322,16 @@ describe('one index per collection', () => {
     });
     const blockedBy = async (pid: number) =>
       (await sql<{ pid: number }>`select pid from pg_stat_activity where ${pid} = any(pg_blocking_pids(pid))`.execute(db)).rows.map((row) => row.pid);
-    const compaction = h.engine.search.applyDeletions();
+    const folding = h.engine.search.applyDeletions();
     const holderBackend = await holderPid;
     await expect.poll(() => blockedBy(holderBackend)).toHaveLength(1);
-    const [compactor] = await blockedBy(holderBackend);
+    const [folder] = await blockedBy(holderBackend);
+    // What deleting a collection does once its documents are gone: its row, then its index.
+    await db.deleteFrom('collections').where('id', '=', id).execute();
     const drop = h.engine.search.dropCollections([id]);
-    await expect.poll(() => blockedBy(compactor!)).not.toHaveLength(0);
+    await expect.poll(() => blockedBy(folder!)).not.toHaveLength(0);
     release();
-    await Promise.all([holder, compaction, drop]);
+    await Promise.all([holder, folding, drop]);
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from search_stats where collection_id = ${id}`.execute(db);
     expect(rows[0]!.n).toBe(0);
   });

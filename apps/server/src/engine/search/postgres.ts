@@ -212,22 +212,11 @@ export function postgresSearchIndex(database: Database, embedder: VectorEmbedder
     async createCollection(collectionId) {
       await sql`insert into search_collections (collection_id) values (${collectionId}) on conflict do nothing`.execute(db);
     },
-    async dropCollections(collectionIds) {
-      if (collectionIds.length > 0) {
-        await db.transaction().execute(async (trx) => {
-          await takeStatsLock(trx);
-          await sql`delete from search_stats where collection_id = any(${collectionIds}::text[])`.execute(trx);
-        });
-      }
-      await dropOrphanedTables(db, 'search_postings_');
-      await dropOrphanedTables(db, 'search_vectors_');
-      await dropOrphanedBlockSizes(db);
-    },
+    // The collections' rows are gone: whatever index is left without one goes, theirs and any earlier drop's.
+    dropCollections: () => dropWhatDeletedCollectionsLeft(db),
     async applyDeletions() {
-      await compactStats(db);
-      await dropOrphanedTables(db, 'search_postings_');
-      await dropOrphanedTables(db, 'search_vectors_');
-      await dropOrphanedBlockSizes(db);
+      await dropWhatDeletedCollectionsLeft(db);
+      await foldStats(db);
     },
     // Small blocks merged and their space given back (postgres-blocks.ts); the planner's statistics, and index-only scans' visibility map.
     // Then, with an embedder, documents whose vectors are missing or another embedder's.
@@ -676,8 +665,8 @@ export async function rebuildPostgresIndex(db: Kysely<any>, collectionId?: strin
 }
 
 /**
- * Compactions and the dropping of collections' statistics take turns: a sum a compaction inserts
- * is invisible to a drop running beside it, and would outlive the collection.
+ * Folds and the deletion of dropped collections' statistics take turns: a sum a fold inserts is
+ * invisible to a deletion running beside it, and would outlive its collection.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function takeStatsLock(trx: Kysely<any>): Promise<void> {
@@ -685,18 +674,29 @@ async function takeStatsLock(trx: Kysely<any>): Promise<void> {
 }
 
 /**
- * Folds each collection's statistic deltas into one row, and drops those of deleted collections.
- * Rows deleted by one statement are summed by it, so concurrent compactions never count twice.
+ * Folds each collection's statistic deltas into one row. The rows one statement deletes are the
+ * rows it sums, so deltas appended meanwhile wait for the next fold, neither lost nor counted twice.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function compactStats(db: Kysely<any>): Promise<void> {
+async function foldStats(db: Kysely<any>): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await takeStatsLock(trx);
-    await sql`delete from search_stats s where not exists (select 1 from collections c where c.id = s.collection_id)`.execute(trx);
     await sql`
       with crowded as (select collection_id, granularity from search_stats group by collection_id, granularity having count(*) > 1),
       gone as (delete from search_stats s using crowded c where s.collection_id = c.collection_id and s.granularity = c.granularity returning s.*)
       insert into search_stats (collection_id, granularity, rows, tokens)
       select collection_id, granularity, sum(rows), sum(tokens) from gone group by collection_id, granularity`.execute(trx);
   });
+}
+
+/** The statistics, postings and vector tables and block sizes of collections whose rows are gone. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function dropWhatDeletedCollectionsLeft(db: Kysely<any>): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await takeStatsLock(trx);
+    await sql`delete from search_stats s where not exists (select 1 from collections c where c.id = s.collection_id)`.execute(trx);
+  });
+  await dropOrphanedTables(db, 'search_postings_');
+  await dropOrphanedTables(db, 'search_vectors_');
+  await dropOrphanedBlockSizes(db);
 }
