@@ -303,6 +303,19 @@ describe('one index per collection', () => {
     expect(await orphanRows(h)).toBe(0);
   });
 
+  test.runIf(process.env.SIFT_TEST_DIALECT === 'postgres')('the index of a collection whose drop never ran goes at the next clean-up', async () => {
+    const { db } = h.database;
+    await addCorpus(h, f.keyA, 'forgotten', corpus.slice(0, 3));
+    await f.workers.idle();
+    const id = await collectionId(h, f.organizationA, 'forgotten');
+    expect(await indexRows(h, id)).toBeGreaterThan(0);
+    // A server that stopped after deleting the collection's rows, before dropping its index.
+    await db.deleteFrom('documents').where('collection_id', '=', id).execute();
+    await db.deleteFrom('collections').where('id', '=', id).execute();
+    await h.engine.search.applyDeletions();
+    expect(await indexRows(h, id)).toBe(0);
+  }, 60_000);
+
   test.runIf(process.env.SIFT_TEST_DIALECT === 'postgres')('statistics being folded when their collection is dropped go with it', async () => {
     const { db } = h.database;
     // The engine's own idle folds stopped: the test's is the one that folds.
